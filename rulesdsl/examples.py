@@ -1,0 +1,202 @@
+"""Running a ruleset's executable examples.
+
+Each example asserts one fact of the rules in one hand's context: how cards read
+as patterns, whether one play beats another, single-card order, trump membership,
+card points, a table lookup or a formula. Mahjong `hand` examples are checked for
+form here and evaluated by the tile engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import Problem, RulesetError
+from .language.compiler import _Compiler, check_examples, read_document
+from .language.schema import examples_file_schema
+from .language.structure import check_structure
+from .language.yamlio import Document
+from .model import notation as nt
+from .model.hand import HandContext
+from .model.patterns import Reading, beats, readings
+from .model.ruleset import LookupError_, Ruleset
+
+
+@dataclass
+class ExampleReport:
+    passed: int = 0
+    failed: list[Problem] = field(default_factory=list)
+    deferred: int = 0  # examples another engine evaluates (mahjong hands)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+
+def _names(rs: Iterable[Reading]) -> list[str]:
+    return sorted({r.pattern for r in rs})
+
+
+def _expected_names(expect: Any) -> list[str]:
+    if expect is None or expect == "none" or expect == []:
+        return []
+    if isinstance(expect, list):
+        return sorted(set(map(str, expect)))
+    return [str(expect)]
+
+
+class _Runner:
+    def __init__(self, ruleset: Ruleset, doc: Document | None):
+        self.ruleset = ruleset
+        self.doc = doc
+        self.contexts: dict[tuple, HandContext] = {}
+
+    def hand(self, context: dict[str, Any]) -> HandContext:
+        key = tuple(sorted(context.items()))
+        if key not in self.contexts:
+            self.contexts[key] = HandContext(self.ruleset, context)
+        return self.contexts[key]
+
+    def problem(self, item: dict[str, Any], message: str, expected: str | None = None) -> Problem:
+        path = item["path"] + (item["kind"],)
+        if self.doc is not None:
+            return self.doc.problem(path, message, expected=expected)
+        from .errors import format_path
+
+        return Problem(self.ruleset.id, 1, 1, format_path(path), message, expected)
+
+    def run(self, item: dict[str, Any]) -> str | None:
+        """None when the example holds, else what went wrong."""
+        ex = item["raw"]
+        kind = item["kind"]
+        r = self.ruleset
+        if kind in ("pattern", "beats", "order", "trump", "points"):
+            for f in ("pattern", "beats", "over", "order", "trump", "points"):
+                for k in item.get(f, []):
+                    if not r.deck[k]:
+                        return f"{nt.format_card(k)} is not in this deck"
+        hc = self.hand(item["context"]) if kind != "hand" else None
+        if kind == "pattern":
+            assert hc is not None
+            got = _names(readings(hc, item["pattern"]))
+            want = _expected_names(ex.get("expect"))
+            if got != want:
+                shown = ", ".join(got) if got else "none"
+                return f"{ex['pattern']} reads as {shown}; expected {', '.join(want) or 'none'}"
+            return None
+        if kind == "beats":
+            assert hc is not None
+            a = readings(hc, item["beats"])
+            b = readings(hc, item["over"])
+            if "as" in ex:
+                a = [x for x in a if x.pattern == ex["as"][0]]
+                b = [x for x in b if x.pattern == ex["as"][1]]
+            if not b:
+                return f"{ex['over']} is not a pattern of this ruleset" + \
+                    (f" read as {ex['as'][1]}" if "as" in ex else "")
+            if len({x.pattern for x in b}) > 1:
+                return (f"{ex['over']} reads as {', '.join(_names(b))}; name the readings "
+                        "with as: [PATTERN, PATTERN]")
+            result = any(all(beats(hc, x, y) for y in b) for x in a)
+            if result != bool(ex["expect"]):
+                verb = "beats" if result else "does not beat"
+                return f"{ex['beats']} {verb} {ex['over']}; expected {bool(ex['expect'])}"
+            return None
+        if kind == "order":
+            assert hc is not None
+            holds, why = self._order(hc, item["steps"])
+            want = ex.get("expect", True)
+            if holds != bool(want):
+                return why if holds is False else "the order holds; expected it not to"
+            return None
+        if kind == "trump":
+            assert hc is not None
+            flags = [hc.is_trump[k] for k in item["trump"]]
+            want = bool(ex["expect"])
+            wrong = [nt.format_card(k) for k, f in zip(item["trump"], flags) if f != want]
+            if wrong:
+                what = "not trumps" if want else "trumps"
+                return f"{' '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} {what}"
+            return None
+        if kind == "points":
+            assert hc is not None
+            total = sum(hc.points[k] for k in item["points"])
+            if total != ex["expect"]:
+                return f"{ex['points']} carry {total} points; expected {ex['expect']}"
+            return None
+        if kind == "table":
+            try:
+                got = r.tables[ex["table"]].lookup(dict(ex.get("input") or {}))
+            except LookupError_ as exc:
+                return str(exc)
+            want = ex["expect"]
+            if not isinstance(want, dict):
+                return "a table example's expect must be a mapping of output fields"
+            diff = {k: got.get(k) for k in want if got.get(k) != want[k]}
+            if diff:
+                shown = ", ".join(f"{k}={got.get(k)!r} (expected {want[k]!r})" for k in diff)
+                return f"table {ex['table']} gives {shown}"
+            return None
+        if kind == "formula":
+            try:
+                got = r.formulas[ex["formula"]].evaluate(dict(ex.get("input") or {}))
+            except LookupError_ as exc:
+                return str(exc)
+            if got != ex["expect"]:
+                return f"formula {ex['formula']} gives {got}; expected {ex['expect']}"
+            return None
+        return None
+
+    def _order(self, hc: HandContext, steps: list[tuple[str, int]]) -> tuple[bool, str]:
+        for (_, prev), (rel, cur) in zip(steps, steps[1:]):
+            a, b = nt.format_card(prev), nt.format_card(cur)
+            if hc.system[prev] != hc.system[cur]:
+                return False, f"{a} and {b} are in different suit-systems"
+            sa, sb = hc.strength[prev], hc.strength[cur]
+            if rel == ">" and not sa > sb:
+                return False, f"{a} is not above {b}" + (" (they are equal)" if sa == sb else "")
+            if rel == "=" and sa != sb:
+                side = "above" if sa > sb else "below"
+                return False, f"{a} and {b} are not equal ({a} is {side})"
+        return True, ""
+
+
+def run_examples(ruleset: Ruleset, items: list[dict[str, Any]] | None = None,
+                 doc: Document | None = None) -> ExampleReport:
+    runner = _Runner(ruleset, doc if doc is not None else ruleset.document)
+    report = ExampleReport()
+    for item in ruleset.examples if items is None else items:
+        if item["kind"] == "hand":
+            report.deferred += 1
+            continue
+        try:
+            failure = runner.run(item)
+        except RulesetError:
+            raise
+        except Exception as exc:  # an example must never crash the validator
+            failure = f"could not be evaluated: {type(exc).__name__}: {exc}"
+        if failure is None:
+            report.passed += 1
+        else:
+            report.failed.append(runner.problem(item, f"example fails: {failure}"))
+    return report
+
+
+def load_examples_file(ruleset: Ruleset, path: str) -> tuple[list[dict[str, Any]], Document]:
+    """Read and check an examples file (top-level `examples:`) against a ruleset."""
+    doc = read_document(path)
+    if not isinstance(doc.data, dict):
+        raise RulesetError([doc.problem((), "an examples file holds a mapping",
+                                        expected="a mapping with an 'examples' list")])
+    problems = check_structure(doc, examples_file_schema())
+    if problems:
+        raise RulesetError(problems)
+    compiler = _Compiler(doc)
+    compiler.family = ruleset.family
+    compiler.context = ruleset.context
+    items = check_examples(compiler, doc.data["examples"], ("examples",), ruleset.tables,
+                           ruleset.formulas, ruleset.patterns)
+    if compiler.problems:
+        raise RulesetError(compiler.problems)
+    return items, doc

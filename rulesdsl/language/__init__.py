@@ -1,0 +1,1 @@
+"""The rules language: YAML reading, the expression grammar, the schema, the compiler."""

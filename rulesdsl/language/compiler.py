@@ -1,0 +1,1079 @@
+"""Compiling a rule file: YAML → merged document → schema check → typed Ruleset.
+
+`compile_file(path)` is the one entry point; everything it finds wrong is
+collected as located problems and raised together in a RulesetError.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from ..errors import NotationError, Problem, RulesetError, did_you_mean
+from ..model import notation as nt
+from ..model.ruleset import (
+    Alternate,
+    ContextDecl,
+    Formula,
+    LimitHand,
+    PatternDef,
+    Ruleset,
+    RunSpec,
+    ScoringItem,
+    Table,
+    Tier,
+    Wild,
+)
+from ..resources import bundled_rulesets
+from . import ast
+from .merge import merge_documents
+from .parser import ExpressionSyntaxError, parse_expression
+from .schema import EXAMPLE_KINDS, ruleset_schema
+from .structure import check_structure
+from .typecheck import (
+    BOOL,
+    CARD,
+    DECLARABLE_TYPES,
+    HAND,
+    INT,
+    SET,
+    TILE,
+    DefineTable,
+    Env,
+    EvaluationError,
+    ExpressionError,
+    Fn,
+    Scope,
+    compile_expression,
+)
+from .yamlio import Document, load_yaml
+
+FORMAT_VERSION = 1
+LANGUAGE_VERSION = 1
+MAX_EXTENDS_DEPTH = 8
+MAX_TIERS = 2000
+MAX_PATTERNS = 200
+MAX_DECK_CARDS = 8 * 54
+
+
+# ---------------------------------------------------------------- reading files
+
+
+def read_document(path: str | Path) -> Document:
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise RulesetError([Problem(str(path), 1, 1, "", "file not found",
+                                    expected="a path to a .yaml rule file or a bundled id")]) \
+            from None
+    except IsADirectoryError:
+        raise RulesetError([Problem(str(path), 1, 1, "", "is a folder, not a file")]) from None
+    except OSError as exc:
+        raise RulesetError([Problem(str(path), 1, 1, "", f"cannot read file: {exc.strerror}")]) \
+            from None
+    if p.suffix == ".json":
+        return _json_document(data, str(path))
+    return load_yaml(data, str(path))
+
+
+def _json_document(data: bytes, file: str) -> Document:
+    try:
+        payload = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        line = getattr(exc, "lineno", 1)
+        col = getattr(exc, "colno", 1)
+        raise RulesetError([Problem(file, line, col, "", f"invalid JSON: {exc}")]) from None
+    if isinstance(payload, dict) and "format" in payload and "ruleset" in payload:
+        if payload.get("format") != FORMAT_VERSION:
+            raise RulesetError([Problem(file, 1, 1, "format",
+                                        f"compiled format {payload.get('format')!r} is not "
+                                        "supported", expected=f"format {FORMAT_VERSION}")])
+        payload = payload["ruleset"]
+    return Document(file, payload)
+
+
+def resolve_source(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
+    """A bundled id or a path to a file."""
+    text = str(name_or_path)
+    candidate = Path(text)
+    if relative_to is not None and not candidate.is_absolute():
+        rel = relative_to.parent / candidate
+        if rel.exists():
+            return rel
+    if candidate.exists():
+        return candidate
+    bundled = bundled_rulesets()
+    if text in bundled:
+        return bundled[text]
+    raise KeyError(text)
+
+
+def load_merged(path: Path, chain: tuple[str, ...] = ()) -> Document:
+    """Read a file and merge it over what it extends."""
+    doc = read_document(path)
+    if not isinstance(doc.data, dict):
+        kind = "a list" if isinstance(doc.data, list) else "a single value"
+        raise RulesetError([doc.problem((), f"the file holds {kind}",
+                                        expected="a mapping of ruleset keys (language, id, ...)")])
+    parent_ref = doc.data.get("extends")
+    if parent_ref is None:
+        return doc
+    if not isinstance(parent_ref, str):
+        raise RulesetError([doc.problem(("extends",), "extends must name a ruleset",
+                                        expected="a bundled id or a relative path")])
+    key = str(path.resolve())
+    if key in chain:
+        raise RulesetError([doc.problem(("extends",), "rulesets extend each other in a cycle",
+                                        expected="a chain that ends")])
+    if len(chain) >= MAX_EXTENDS_DEPTH:
+        raise RulesetError([doc.problem(("extends",), f"extends chain is deeper than "
+                                        f"{MAX_EXTENDS_DEPTH} (max extends depth)")])
+    try:
+        parent_path = resolve_source(parent_ref, path)
+    except KeyError:
+        raise RulesetError([doc.problem(("extends",), f"no ruleset named {parent_ref!r}",
+                                        expected="a bundled id or a path relative to this file",
+                                        suggestion=did_you_mean(parent_ref,
+                                                                bundled_rulesets()))]) from None
+    parent = load_merged(parent_path, chain + (key,))
+    return merge_documents(parent, doc)
+
+
+def compile_file(path: str | Path) -> Ruleset:
+    p = Path(path)
+    doc = load_merged(p)
+    return compile_document(doc)
+
+
+def compile_document(doc: Document) -> Ruleset:
+    if not isinstance(doc.data, dict):
+        raise RulesetError([doc.problem((), "the file does not hold a mapping",
+                                        expected="a mapping of ruleset keys")])
+    problems = check_structure(doc, ruleset_schema())
+    if problems:
+        raise RulesetError(problems)
+    compiler = _Compiler(doc)
+    ruleset = compiler.compile()
+    errors = [p for p in compiler.problems if p.severity == "error"]
+    if errors:
+        raise RulesetError(compiler.problems)
+    ruleset.warnings = [p for p in compiler.problems if p.severity != "error"]  # type: ignore
+    return ruleset
+
+
+# ---------------------------------------------------------------- the compiler
+
+
+def _expr_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+class _Compiler:
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.data: dict[str, Any] = doc.data
+        self.problems: list[Problem] = []
+        self.normalised: dict[tuple, str] = {}
+
+    # -- problem helpers
+
+    def error(self, path: tuple, message: str, **kw: Any) -> None:
+        self.problems.append(self.doc.problem(path, message, **kw))
+
+    def warn(self, path: tuple, message: str, **kw: Any) -> None:
+        self.problems.append(self.doc.problem(path, message, severity="warning", **kw))
+
+    def expr(self, path: tuple, value: Any, scope: Scope, want: str | None = None) \
+            -> tuple[str, Fn] | None:
+        """Parse and type-check one expression at a YAML path; report problems there."""
+        text = _expr_text(value)
+        try:
+            node = parse_expression(text)
+        except ExpressionSyntaxError as exc:
+            self.error(path, f"expression {text!r}: {exc.message}", expected=exc.expected,
+                       offset=exc.offset)
+            return None
+        self.normalised[path] = ast.unparse(node)
+        try:
+            t, fn = compile_expression(node, scope)
+        except ExpressionError as exc:
+            self.error(path, f"expression {text!r}: {exc.message}", expected=exc.expected,
+                       suggestion=exc.suggestion, offset=exc.offset)
+            return None
+        except NotationError as exc:
+            self.error(path, f"expression {text!r}: {exc}")
+            return None
+        if want is not None and t != want and t != "any":
+            self.error(path, f"expression {text!r} gives a {t}", expected=f"a {want}")
+            return None
+        return t, fn
+
+    # -- the whole file
+
+    def compile(self) -> Ruleset:
+        d = self.data
+        family = d["family"]
+        self.family = family
+        self.element = TILE if family == "tiles" else CARD
+        self.options = {k: v["default"] for k, v in d.get("options", {}).items()}
+        self._check_options()
+        players = d.get("players", {"count": 4})
+        counts = players["count"] if isinstance(players["count"], list) else [players["count"]]
+        teams = self._teams(players, counts[0])
+        deck = self._deck()
+        self.ranks = self._ranks()
+        context = self._context(deck)
+        self.context = context
+        values_types = {n: c.type for n, c in context.items()}
+        values_types.update({n: _option_type(v) for n, v in self.options.items()})
+        self.values_types = values_types
+        self.defines = DefineTable(self.element, {}, values_types, self._define_error)
+        self._defines()
+        self.card_scope = Scope(element=self.element, values=values_types, defines=self.defines)
+        self._check_deal(counts, deck)
+        trump = None
+        if "trump" in d:
+            if family != "trick":
+                self.error(("trump",), "trump is only meaningful in the trick family",
+                           key=True)
+            compiled = self.expr(("trump",), d["trump"], self.card_scope, BOOL)
+            trump = compiled[1] if compiled else None
+        tiers = self._tiers()
+        alternates = self._alternates(tiers)
+        wilds = self._wilds()
+        pats = d.get("patterns", {})
+        patterns = self._patterns(pats)
+        self._check_alternate_patterns(alternates, patterns)
+        points = self._points()
+        tables = self._tables()
+        formulas = self._formulas()
+        win, limit_hands, items, totals = self._tiles_scoring(formulas)
+        levels = self._levels()
+        examples = self._examples(tables, formulas, patterns)
+        resolved = self._resolved()
+        digest = hashlib.sha256(
+            json.dumps(resolved, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+            .encode("utf-8")).hexdigest()
+        sameness = pats.get("sameness", "card" if family == "trick" else "rank")
+        ruleset = Ruleset(
+            id=d["id"], name=d.get("name", {}), family=family, version=str(d.get("version", "0")),
+            source=d.get("source"), resolved=resolved, hash=digest, document=self.doc,
+            player_counts=counts, direction=players.get("direction", "counter-clockwise"),
+            teams=teams, deck=deck, deal=dict(d.get("deal", {})), context=context,
+            options=self.options, defines=self.defines, ranks=self.ranks, trump=trump,
+            tiers=tiers, alternates=alternates, wilds=wilds, patterns=patterns,
+            sameness=sameness, hollow=pats.get("hollow", "allowed"),
+            demoted=pats.get("demoted", "normal"), points=points,
+            points_total=d.get("points_total"), levels=levels, tables=tables,
+            formulas=formulas, win=win, limit_hands=limit_hands, scoring_items=items,
+            totals=totals, examples=examples,
+        )
+        if not any(p.severity == "error" for p in self.problems):
+            self._static_checks(ruleset)
+        return ruleset
+
+    def _resolved(self) -> dict[str, Any]:
+        """The resolved document with every expression in canonical form."""
+
+        def walk(value: Any, path: tuple) -> Any:
+            if path in self.normalised:
+                return self.normalised[path]
+            if isinstance(value, dict):
+                return {k: walk(v, path + (k,)) for k, v in value.items()}
+            if isinstance(value, list):
+                return [walk(v, path + (i,)) for i, v in enumerate(value)]
+            return value
+
+        out = walk(self.data, ())
+        out.pop("extends", None)
+        out["language"] = LANGUAGE_VERSION
+        return out
+
+    # -- sections
+
+    def _check_options(self) -> None:
+        for name, spec in self.data.get("options", {}).items():
+            choices = spec.get("choices")
+            if choices is not None and spec["default"] not in choices:
+                self.error(("options", name, "default"),
+                           f"default {spec['default']!r} is not among the choices",
+                           expected="one of " + ", ".join(map(str, choices)))
+
+    def _teams(self, players: dict, count: int) -> list[list[int]]:
+        teams = players.get("teams", "none")
+        if teams == "none":
+            return [[i] for i in range(count)]
+        if teams == "opposite":
+            if count % 2:
+                self.error(("players", "teams"), f"'opposite' needs an even player count, "
+                           f"not {count}")
+                return [[i] for i in range(count)]
+            return [list(range(0, count, 2)), list(range(1, count, 2))]
+        seats = [s for team in teams for s in team]
+        if sorted(seats) != list(range(count)):
+            self.error(("players", "teams"), "teams must list every seat exactly once",
+                       expected=f"seats 0..{count - 1}")
+        return [list(t) for t in teams]
+
+    def _deck(self) -> list[int]:
+        d = self.data
+        if self.family == "tiles":
+            if "deck" in d:
+                self.error(("deck",), "the tiles family uses tileset, not deck", key=True,
+                           suggestion="rename it to 'tileset'")
+            ts = d.get("tileset")
+            if ts is None:
+                self.error((), "missing key 'tileset'", expected="a tileset for the tiles family")
+                return [0] * nt.TILE_KINDS
+            counts = [0] * nt.TILE_KINDS
+            copies = ts.get("copies", 4)
+            for suit in ts["suits"]:
+                for n in range(1, 10):
+                    counts[nt.tile_kind(f"{n}{suit}")] = copies
+            if ts.get("honors", True):
+                for n in range(1, 8):
+                    counts[nt.tile_kind(f"{n}z")] = copies
+            for n in range(1, ts.get("flowers", 0) + 1):
+                counts[nt.tile_kind(f"{n}f")] = 1
+            return counts
+        if "tileset" in d:
+            self.error(("tileset",), "card families use deck, not tileset", key=True,
+                       suggestion="rename it to 'deck'")
+        deck = d.get("deck")
+        if deck is None:
+            self.error((), "missing key 'deck'", expected="a deck for a card family")
+            return [0] * nt.CARD_KINDS
+        per_pack = [1] * nt.CARD_KINDS
+        if not deck.get("jokers", True):
+            per_pack[nt.LITTLE_JOKER] = per_pack[nt.BIG_JOKER] = 0
+        for i, text in enumerate(deck.get("remove", [])):
+            try:
+                kind = nt.parse_card(text)
+            except NotationError as exc:
+                self.error(("deck", "remove", i), str(exc))
+                continue
+            if per_pack[kind] == 0:
+                self.warn(("deck", "remove", i), f"{text} is already out of the pack")
+            per_pack[kind] = 0
+        return [n * deck["decks"] for n in per_pack]
+
+    def _ranks(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for name, ladder in self.data.get("ranks", {}).items():
+            values = [nt.rank_value(r) for r in ladder]
+            seen: dict[int, int] = {}
+            for i, v in enumerate(values):
+                if v in seen:
+                    self.error(("ranks", name, i), f"rank {nt.rank_name(v)} appears twice in "
+                               f"ladder {name!r}", expected="each rank once (1 is the low ace)")
+                seen[v] = i
+            out[name] = values
+        return out
+
+    def _context(self, deck: list[int]) -> dict[str, ContextDecl]:
+        out: dict[str, ContextDecl] = {}
+        for name, spec in self.data.get("context", {}).items():
+            t = DECLARABLE_TYPES[spec["type"]]
+            if name in self.options:
+                self.error(("context", name), f"{name!r} is both an option and a context value",
+                           key=True)
+            domain: list[Any]
+            if t == "suit":
+                domain = list(nt.SUITS)
+            elif t == "rank":
+                ladder = spec.get("ladder")
+                if ladder is not None:
+                    if ladder not in self.ranks:
+                        self.error(("context", name, "ladder"), f"no ladder named {ladder!r}",
+                                   expected="a ladder defined under ranks",
+                                   suggestion=did_you_mean(ladder, self.ranks))
+                        domain = list(range(2, 15))
+                    else:
+                        domain = list(dict.fromkeys(self.ranks[ladder]))
+                else:
+                    domain = list(range(2, 15))
+            elif t in ("tile", "card"):
+                domain = [k for k, n in enumerate(deck) if n]
+            elif t == "bool":
+                domain = [False, True]
+            elif t == "int":
+                domain = [0]
+            else:
+                domain = [""]
+            out[name] = ContextDecl(name, t, domain)
+        return out
+
+    def _define_error(self, name: str, exc: ExpressionError) -> None:
+        text = _expr_text(self.data.get("define", {}).get(name, ""))
+        self.error(("define", name), f"expression {text!r}: {exc.message}",
+                   expected=exc.expected, suggestion=exc.suggestion, offset=exc.offset)
+
+    def _defines(self) -> None:
+        raw: dict[str, ast.Node] = {}
+        for name, value in self.data.get("define", {}).items():
+            if name in self.context or name in self.options:
+                self.error(("define", name), f"{name!r} is already a context value or option",
+                           key=True)
+                continue
+            text = _expr_text(value)
+            try:
+                raw[name] = parse_expression(text)
+                self.normalised[("define", name)] = ast.unparse(raw[name])
+            except ExpressionSyntaxError as exc:
+                self.error(("define", name), f"expression {text!r}: {exc.message}",
+                           expected=exc.expected, offset=exc.offset)
+        self.defines.raw = raw
+        self.defines.check_all()
+
+    def _check_deal(self, counts: list[int], deck: list[int]) -> None:
+        deal = self.data.get("deal")
+        if deal is None:
+            self.error((), "missing key 'deal'", expected="the deal: hand_size, kitty ...")
+            return
+        total = sum(deck)
+        if self.family != "tiles" and total > MAX_DECK_CARDS:
+            self.error(("deck", "decks"), f"{total} cards is over the limit of "
+                       f"{MAX_DECK_CARDS} (max deck size)")
+        hands = deal.get("hands", counts[0])
+        if hands < max(counts):
+            self.error(("deal", "hands"), f"{hands} hands cannot seat {max(counts)} players",
+                       expected=f"at least {max(counts)}")
+        need = hands * deal["hand_size"] + deal.get("kitty", 0) + deal.get("dealer_extra", 0)
+        if self.family == "tiles":
+            if need > total:
+                self.error(("deal", "hand_size"), f"the deal needs {need} tiles but the tile set "
+                           f"has {total}", expected=f"at most {total}")
+        elif need != total:
+            self.error(("deal", "hand_size"), f"the deal uses {need} cards "
+                       f"({hands} hands × {deal['hand_size']} + kitty {deal.get('kitty', 0)}) "
+                       f"but the deck has {total}", expected=f"a deal of exactly {total} cards")
+
+    def _tiers(self) -> list[Tier]:
+        out: list[Tier] = []
+        order = self.data.get("order", [])
+        if len(order) > MAX_TIERS:
+            self.error(("order",), f"{len(order)} tiers is over the limit of {MAX_TIERS} "
+                       "(max order tiers)")
+            return out
+        names: set[str] = set()
+        for i, tier in enumerate(order):
+            name = tier.get("name", f"tier{i}")
+            if name in names:
+                self.error(("order", i, "name"), f"tier name {name!r} is used twice")
+            names.add(name)
+            compiled = self.expr(("order", i, "select"), tier["select"], self.card_scope, BOOL)
+            ladder = tier.get("by")
+            if ladder is not None and ladder not in self.ranks:
+                self.error(("order", i, "by"), f"no ladder named {ladder!r}",
+                           expected="a ladder defined under ranks",
+                           suggestion=did_you_mean(ladder, self.ranks))
+                ladder = None
+            if compiled:
+                out.append(Tier(name, compiled[1], ladder, ("order", i)))
+        return out
+
+    def _alternates(self, tiers: list[Tier]) -> list[Alternate]:
+        out = []
+        tier_index = {t.name: i for i, t in enumerate(tiers)}
+        for i, alt in enumerate(self.data.get("alternates", [])):
+            sel = self.expr(("alternates", i, "select"), alt["select"], self.card_scope, BOOL)
+            rank_fn = None
+            if "rank" in alt:
+                r = self.expr(("alternates", i, "rank"), alt["rank"], self.card_scope)
+                if r and r[0] not in ("rank", "int"):
+                    self.error(("alternates", i, "rank"), f"this is a {r[0]}", expected="a rank")
+                elif r:
+                    fn = r[1]
+                    rank_fn = (lambda f: (lambda env: nt.rank_value(f(env))
+                                          if isinstance(f(env), int) else f(env)))(fn)
+            idx = []
+            for j, tname in enumerate(alt["tiers"]):
+                if tname not in tier_index:
+                    self.error(("alternates", i, "tiers", j), f"no tier named {tname!r}",
+                               expected="a tier name from order",
+                               suggestion=did_you_mean(tname, tier_index))
+                else:
+                    idx.append(tier_index[tname])
+            if sel:
+                out.append(Alternate(alt["name"], sel[1], rank_fn, idx,
+                                     frozenset(alt["patterns"])))
+        self._alternate_paths = {a["name"]: i for i, a in
+                                 enumerate(self.data.get("alternates", []))}
+        return out
+
+    def _check_alternate_patterns(self, alternates: list[Alternate],
+                                  patterns: list[PatternDef]) -> None:
+        names = {p.name for p in patterns}
+        for alt in alternates:
+            i = self._alternate_paths[alt.name]
+            for j, pname in enumerate(self.data["alternates"][i]["patterns"]):
+                if pname not in names:
+                    self.error(("alternates", i, "patterns", j), f"no pattern named {pname!r}",
+                               expected="a pattern from patterns.list",
+                               suggestion=did_you_mean(pname, names))
+
+    def _wilds(self) -> list[Wild]:
+        out = []
+        for i, w in enumerate(self.data.get("wilds", [])):
+            sel = self.expr(("wilds", i, "select"), w["select"], self.card_scope, BOOL)
+            stands = self.expr(("wilds", i, "stands_for"), w.get("stands_for", True),
+                               self.card_scope, BOOL)
+            if sel and stands:
+                out.append(Wild(w.get("name", f"wild{i}"), sel[1], stands[1]))
+        return out
+
+    def _patterns(self, pats: dict) -> list[PatternDef]:
+        items = pats.get("list", [])
+        if len(items) > MAX_PATTERNS:
+            self.error(("patterns", "list"), f"{len(items)} patterns is over the limit of "
+                       f"{MAX_PATTERNS} (max patterns)")
+            return []
+        if self.family == "tiles" and items:
+            self.warn(("patterns",), "the tiles family reads sets from win:, not patterns",
+                      key=True)
+        by_name: dict[str, int] = {}
+        for i, p in enumerate(items):
+            if p["name"] in by_name:
+                self.error(("patterns", "list", i, "name"), f"pattern {p['name']!r} is "
+                           f"defined twice (first at patterns.list[{by_name[p['name']]}])")
+            by_name.setdefault(p["name"], i)
+        built: dict[str, PatternDef | None] = {}
+
+        def build(i: int, active: tuple[str, ...]) -> PatternDef | None:
+            p = items[i]
+            name = p["name"]
+            if name in built:
+                return built[name]
+            path = ("patterns", "list", i)
+            pd = self._shape(p, path, lambda ref, where: ref_pattern(ref, where, active + (name,)))
+            if pd is None:
+                built[name] = None
+                return None
+            pd.name = name
+            self._pattern_common(pd, p, path)
+            built[name] = pd
+            return pd
+
+        def ref_pattern(ref: str, where: tuple, active: tuple[str, ...]) -> PatternDef | None:
+            if ref in active:
+                self.error(where, f"pattern {ref!r} refers to itself",
+                           expected="parts that end in shapes")
+                return None
+            if ref not in by_name:
+                self.error(where, f"no pattern named {ref!r}", expected="a pattern name",
+                           suggestion=did_you_mean(ref, by_name))
+                return None
+            return build(by_name[ref], active)
+
+        out = []
+        for i in range(len(items)):
+            pd = build(i, ())
+            if pd is not None:
+                out.append(pd)
+        return out
+
+    def _shape(self, p: dict, path: tuple, ref) -> PatternDef | None:
+        shapes = [k for k in ("group", "run", "parts", "cards", "pattern") if k in p]
+        if len(shapes) != 1:
+            if not shapes:
+                self.error(path, "a pattern needs a shape",
+                           expected="one of group, run, parts, cards")
+            else:
+                self.error(path + (shapes[1],), f"a pattern has one shape, not "
+                           f"{' and '.join(shapes)}", key=True,
+                           expected="one of group, run, parts, cards")
+            return None
+        shape = shapes[0]
+        if shape == "pattern":
+            target = ref(p["pattern"], path + ("pattern",))
+            if target is None:
+                return None
+            import copy as _copy
+            return _copy.copy(target)
+        if shape == "group":
+            g = p["group"]
+            lo, hi = (g, g) if isinstance(g, int) else (g.get("min", 1), g.get("max", 64))
+            if lo > hi:
+                self.error(path + ("group",), f"min {lo} is above max {hi}")
+            return PatternDef(name="", shape="group", group=(lo, hi), path=path)
+        if shape == "run":
+            r = p["run"]
+            length = r["length"]
+            lo, hi = (length, length) if isinstance(length, int) else \
+                (length.get("min", 2), length.get("max", 64))
+            if lo > hi:
+                self.error(path + ("run", "length"), f"min {lo} is above max {hi}")
+            over = r.get("over")
+            if over is not None and over not in self.ranks:
+                self.error(path + ("run", "over"), f"no ladder named {over!r}",
+                           expected="a ladder defined under ranks",
+                           suggestion=did_you_mean(over, self.ranks))
+                return None
+            if over is None and self.family != "trick":
+                self.error(path + ("run",), "a run needs 'over: LADDER' outside the trick "
+                           "family", expected="over: the name of a ladder in ranks")
+                return None
+            return PatternDef(name="", shape="run", run=RunSpec(r["group"], (lo, hi), over),
+                              path=path)
+        if shape == "cards":
+            try:
+                kinds = nt.parse_cards(p["cards"])
+            except NotationError as exc:
+                self.error(path + ("cards",), str(exc))
+                return None
+            if not kinds:
+                self.error(path + ("cards",), "no cards given", expected="cards such as 'LJ LJ'")
+                return None
+            return PatternDef(name="", shape="cards", cards=dict(Counter(kinds)), path=path)
+        parts = []
+        for j, part in enumerate(p["parts"]):
+            sub = self._shape(part, path + ("parts", j), ref)
+            if sub is None:
+                return None
+            sub.name = f"part{j}"
+            parts.append(sub)
+        key = p.get("key", 0)
+        if key >= len(parts):
+            self.error(path + ("key",), f"part {key} does not exist",
+                       expected=f"0..{len(parts) - 1}")
+            key = 0
+        return PatternDef(name="", shape="parts", parts=parts, key=key,
+                          same_length=p.get("same_length", False),
+                          distinct=p.get("distinct", False), path=path)
+
+    def _pattern_common(self, pd: PatternDef, p: dict, path: tuple) -> None:
+        if "where" in p:
+            w = self.expr(path + ("where",), p["where"], self.card_scope, BOOL)
+            pd.where = w[1] if w else None
+        by = p.get("by")
+        if by is not None and by not in self.ranks:
+            self.error(path + ("by",), f"no ladder named {by!r}", expected="a ladder in ranks",
+                       suggestion=did_you_mean(by, self.ranks))
+            by = None
+        pd.by = by
+        pd.bomb = p.get("bomb", False)
+        pd.counts_as_size = p.get("counts_as_size")
+        pd.exclusive = p.get("exclusive", False)
+        if pd.counts_as_size is not None and not pd.bomb:
+            self.error(path + ("counts_as_size",), "counts_as_size only applies to bombs",
+                       key=True, suggestion="add 'bomb: true'")
+
+    def _points(self) -> dict[int, int]:
+        out = {}
+        for token, value in self.data.get("points", {}).items():
+            if token == "BJ":
+                out[nt.BJ_RANK] = value
+            elif token == "LJ":
+                out[nt.LJ_RANK] = value
+            else:
+                out[nt.rank_value(token)] = value
+        return out
+
+    def _value_scope(self, inputs: list[str], path: tuple) -> Scope:
+        values = {n: t for n, t in self.values_types.items()}
+        for j, name in enumerate(inputs):
+            if name in values:
+                self.warn(path + (j,), f"input {name!r} hides a context value or option")
+            values[name] = INT
+        return Scope(element=None, values=values)
+
+    def _tables(self) -> dict[str, Table]:
+        out = {}
+        for name, spec in self.data.get("tables", {}).items():
+            path = ("tables", name)
+            scope = self._value_scope(spec["input"], path + ("input",))
+            rows = []
+            for i, row in enumerate(spec["rows"]):
+                rpath = path + ("rows", i)
+                when = self.expr(rpath + ("when",), row.get("when", True), scope, BOOL)
+                fields: dict[str, Any] = {}
+                for field_name, ftype in spec["output"].items():
+                    if field_name not in row:
+                        self.error(rpath, f"row lacks output field {field_name!r}",
+                                   expected=f"a value for {field_name!r}")
+                        continue
+                    value = row[field_name]
+                    if isinstance(ftype, list):
+                        if value not in ftype:
+                            self.error(rpath + (field_name,), f"{value!r} is not an allowed "
+                                       f"value of {field_name!r}",
+                                       expected="one of " + ", ".join(ftype),
+                                       suggestion=did_you_mean(str(value), ftype))
+                        fields[field_name] = value
+                    else:
+                        want = INT if ftype == "int" else BOOL
+                        c = self.expr(rpath + (field_name,), value, scope, want)
+                        if c:
+                            fields[field_name] = c[1]
+                for extra in row:
+                    if extra != "when" and extra not in spec["output"]:
+                        self.error(rpath + (extra,), f"unknown output field {extra!r}", key=True,
+                                   expected="a field declared under output",
+                                   suggestion=did_you_mean(extra, spec["output"]))
+                if when:
+                    rows.append((when[1], fields))
+            out[name] = Table(name, list(spec["input"]), dict(spec["output"]), rows,
+                              self.options)
+        return out
+
+    def _formulas(self) -> dict[str, Formula]:
+        out = {}
+        for name, spec in self.data.get("formulas", {}).items():
+            path = ("formulas", name)
+            scope = self._value_scope(spec["input"], path + ("input",))
+            c = self.expr(path + ("expr",), spec["expr"], scope, INT)
+            if c:
+                out[name] = Formula(name, list(spec["input"]), c[1], self.options)
+        return out
+
+    def _tiles_scoring(self, formulas: dict[str, Formula]):
+        d = self.data
+        win = d.get("win")
+        scoring = d.get("scoring")
+        if self.family != "tiles":
+            for key in ("win", "scoring"):
+                if key in d:
+                    self.error((key,), f"{key} is only meaningful in the tiles family", key=True)
+            return None, [], [], {}
+        hand_scope = Scope(element=HAND, values=self.values_types, defines=None)
+        tile_defines = self.defines
+        hand_scope_with_tiles = Scope(element=HAND, values=self.values_types,
+                                      defines=None)
+        hand_scope_with_tiles.parent = Scope(element=None, values=self.values_types,
+                                             defines=tile_defines)
+        limit_hands = []
+        for i, lh in enumerate((win or {}).get("limit_hands", [])):
+            c = self.expr(("win", "limit_hands", i, "when"), lh["when"], hand_scope_with_tiles,
+                          BOOL)
+            if c:
+                limit_hands.append(LimitHand(lh["name"], c[1],
+                                             frozenset(lh.get("for", ["winner", "others"]))))
+        items = []
+        for i, item in enumerate((scoring or {}).get("items", [])):
+            path = ("scoring", "items", i)
+            where_fn = when_fn = None
+            each = item.get("each")
+            if "where" in item:
+                if each is None:
+                    self.error(path + ("where",), "'where' needs 'each: set' or 'each: tile'",
+                               key=True, suggestion="use 'when' for a whole-hand condition")
+                else:
+                    scope = Scope(element=SET if each == "set" else TILE,
+                                  values=self.values_types,
+                                  defines=tile_defines if each == "tile" else None,
+                                  parent=hand_scope_with_tiles)
+                    c = self.expr(path + ("where",), item["where"], scope, BOOL)
+                    where_fn = c[1] if c else None
+            elif each is not None:
+                self.error(path, f"'each: {each}' needs a 'where' condition",
+                           expected="where: a condition on each set or tile")
+            if "when" in item:
+                c = self.expr(path + ("when",), item["when"], hand_scope_with_tiles, BOOL)
+                when_fn = c[1] if c else None
+            if item["kind"] == "base" and "points" not in item and not item.get("limit"):
+                self.error(path, "a base item needs 'points'", expected="points: N")
+            if item["kind"] == "fan" and "fan" not in item and not item.get("limit"):
+                self.error(path, "a fan item needs 'fan'", expected="fan: N")
+            items.append(ScoringItem(item["name"], item["kind"], frozenset(item["for"]), each,
+                                     item.get("zone"), where_fn, when_fn,
+                                     item.get("points", 0), item.get("fan", 0),
+                                     item.get("limit", False)))
+        totals = dict((scoring or {}).get("totals", {}))
+        for who, fname in totals.items():
+            if fname not in formulas:
+                self.error(("scoring", "totals", who), f"no formula named {fname!r}",
+                           expected="a formula under formulas",
+                           suggestion=did_you_mean(fname, formulas))
+        _ = hand_scope
+        return win, limit_hands, items, totals
+
+    def _levels(self) -> dict[str, Any] | None:
+        lv = self.data.get("levels")
+        if lv is None:
+            return None
+        ladder = [nt.rank_value(r) for r in lv["ladder"]]
+        start = nt.rank_value(lv.get("start", lv["ladder"][0]))
+        if start not in ladder:
+            self.error(("levels", "start"), f"start {nt.rank_name(start)} is not on the ladder")
+        stops = []
+        for i, r in enumerate(lv.get("must_stop", [])):
+            v = nt.rank_value(r)
+            if v not in ladder:
+                self.error(("levels", "must_stop", i), f"{nt.rank_name(v)} is not on the ladder")
+            stops.append(v)
+        return {"ladder": ladder, "start": start, "must_stop": stops}
+
+    # -- examples (checked here, run by rulesdsl.examples)
+
+    def _examples(self, tables, formulas, patterns) -> list[dict[str, Any]]:
+        return check_examples(self, self.data.get("examples", []), ("examples",), tables,
+                              formulas, patterns)
+
+    # -- static checks over every context
+
+    def _static_checks(self, ruleset: Ruleset) -> None:
+        from ..model.hand import tier_assignment
+
+        if not ruleset.tiers or ruleset.is_tiles:
+            if self.family != "tiles" and not ruleset.tiers:
+                self.error((), "missing key 'order'", expected="the per-hand order of cards")
+            self._check_points_total(ruleset)
+            return
+        reached = [False] * len(ruleset.tiers)
+        reported: set[tuple] = set()
+        kinds = ruleset.kinds()
+        for ctx in ruleset.all_contexts():
+            values = ruleset.context_values(ctx)
+            try:
+                assignment = tier_assignment(ruleset, values)
+            except EvaluationError as exc:
+                self.error(("order",), f"evaluating the order failed: {exc}")
+                return
+            where = ", ".join(f"{k}={_show(v, ruleset)}" for k, v in ctx.items())
+            trump_tiers: set[int] = set()
+            plain_tiers: set[int] = set()
+            for kind in kinds:
+                tier, _, is_trump = assignment[kind]
+                label = nt.format_card(kind)
+                if tier is None:
+                    key = ("fall", kind)
+                    if key not in reported:
+                        reported.add(key)
+                        self.error(("order",), f"{label} matches no tier ({where})",
+                                   expected="a last tier that takes every remaining card, "
+                                            "e.g. select: \"true\"")
+                    continue
+                reached[tier] = True
+                t = ruleset.tiers[tier]
+                if t.ladder is not None:
+                    rank = nt.card_rank(kind)
+                    ladder = ruleset.ranks[t.ladder]
+                    if rank not in ladder and not (rank == nt.ACE and 1 in ladder):
+                        key = ("ladder", tier, rank)
+                        if key not in reported:
+                            reported.add(key)
+                            self.error(t.path + ("by",), f"{label} is in tier {t.name!r} but "
+                                       f"rank {nt.rank_name(rank)} is not on ladder "
+                                       f"{t.ladder!r} ({where})",
+                                       expected="a ladder with every rank the tier holds")
+                (trump_tiers if is_trump else plain_tiers).add(tier)
+            mixed = trump_tiers & plain_tiers
+            for tier in mixed:
+                key = ("mixed", tier)
+                if key not in reported:
+                    reported.add(key)
+                    self.error(ruleset.tiers[tier].path, f"tier {ruleset.tiers[tier].name!r} "
+                               f"holds both trumps and plain cards ({where})",
+                               expected="separate tiers for trumps and plain cards")
+            if trump_tiers and plain_tiers and max(trump_tiers) > min(plain_tiers) \
+                    and not mixed:
+                low = ruleset.tiers[max(trump_tiers)]
+                key = ("cover", max(trump_tiers))
+                if key not in reported:
+                    reported.add(key)
+                    self.error(low.path, f"the order does not rank every trump above the plain "
+                               f"cards: tier {low.name!r} holds trumps below a plain tier "
+                               f"({where})", expected="every trump tier before the plain tiers")
+        for i, ok in enumerate(reached):
+            if not ok:
+                t = ruleset.tiers[i]
+                self.error(t.path + ("select",), f"no card reaches tier {t.name!r} in any "
+                           "context", expected="a tier some card can reach",
+                           suggestion="check the select and the tiers above it")
+        self._check_points_total(ruleset)
+
+    def _check_points_total(self, ruleset: Ruleset) -> None:
+        if ruleset.points_total is not None:
+            total = ruleset.total_points()
+            if total != ruleset.points_total:
+                self.error(("points_total",), f"the cards carry {total} points, not "
+                           f"{ruleset.points_total}", expected=str(total))
+
+
+def _show(value: Any, ruleset: Ruleset) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if ruleset.is_tiles:
+            return nt.format_tile(value) if value < nt.TILE_KINDS else str(value)
+        return nt.rank_name(value)
+    return str(value)
+
+
+def _option_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, int):
+        return INT
+    if isinstance(value, float):
+        return INT
+    return "string"
+
+
+# ---------------------------------------------------------------- examples
+
+
+def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, formulas,
+                   patterns) -> list[dict[str, Any]]:
+    """Check each example's form; return them annotated with parsed cards and paths."""
+    out = []
+    pattern_names = {p.name for p in patterns}
+    for i, ex in enumerate(examples):
+        path = base + (i,)
+        kinds = [k for k in EXAMPLE_KINDS if k in ex]
+        if len(kinds) != 1:
+            if not kinds:
+                compiler.error(path, "an example needs one kind key",
+                               expected="one of " + ", ".join(EXAMPLE_KINDS))
+            else:
+                compiler.error(path + (kinds[1],), f"an example has one kind, not "
+                               f"{' and '.join(kinds)}", key=True)
+            continue
+        kind = kinds[0]
+        item: dict[str, Any] = {"kind": kind, "path": path, "raw": ex}
+        ok = True
+        ctx = {}
+        for name, value in (ex.get("context") or {}).items():
+            if name not in compiler.context:
+                compiler.error(path + ("context", name), f"unknown context value {name!r}",
+                               key=True, expected="a name declared under context",
+                               suggestion=did_you_mean(name, compiler.context))
+                ok = False
+                continue
+            try:
+                ctx[name] = _context_value(compiler.context[name].type, value)
+            except NotationError as exc:
+                compiler.error(path + ("context", name), str(exc))
+                ok = False
+        item["context"] = ctx
+        if compiler.family == "tiles" and kind in ("pattern", "beats", "order", "trump",
+                                                   "points"):
+            compiler.error(path + (kind,), f"'{kind}' examples are for card games", key=True,
+                           expected="hand, table or formula examples in the tiles family")
+            continue
+        if kind in ("pattern", "beats", "order", "trump", "points"):
+            fields = ["beats", "over"] if kind == "beats" else [kind]
+            for f in fields:
+                if f not in ex:
+                    compiler.error(path, f"a {kind} example needs {f!r}")
+                    ok = False
+                    continue
+                text = ex[f]
+                if kind == "order":
+                    text = text.replace(">", " ").replace("=", " ")
+                try:
+                    cards = nt.parse_cards(str(text))
+                except NotationError as exc:
+                    compiler.error(path + (f,), str(exc))
+                    ok = False
+                    continue
+                if not cards:
+                    compiler.error(path + (f,), "no cards given", expected="cards such as 'H6 H6'")
+                    ok = False
+                item[f] = cards
+            if kind == "order" and ok:
+                try:
+                    item["steps"] = _order_steps(ex["order"])
+                except NotationError as exc:
+                    compiler.error(path + ("order",), str(exc))
+                    ok = False
+            if kind == "pattern" and "expect" in ex:
+                expected = ex["expect"]
+                names = expected if isinstance(expected, list) else [expected]
+                for n in names:
+                    if n not in pattern_names and n != "none" and n is not None:
+                        compiler.error(path + ("expect",), f"no pattern named {n!r}",
+                                       expected="a pattern name or none",
+                                       suggestion=did_you_mean(str(n), pattern_names))
+                        ok = False
+            if "as" in ex:
+                for j, n in enumerate(ex["as"]):
+                    if n not in pattern_names:
+                        compiler.error(path + ("as", j), f"no pattern named {n!r}",
+                                       suggestion=did_you_mean(n, pattern_names))
+                        ok = False
+        elif kind == "table":
+            if ex["table"] not in tables:
+                compiler.error(path + ("table",), f"no table named {ex['table']!r}",
+                               expected="a table under tables",
+                               suggestion=did_you_mean(ex["table"], tables))
+                ok = False
+        elif kind == "formula":
+            if ex["formula"] not in formulas:
+                compiler.error(path + ("formula",), f"no formula named {ex['formula']!r}",
+                               expected="a formula under formulas",
+                               suggestion=did_you_mean(ex["formula"], formulas))
+                ok = False
+        elif kind == "hand":
+            if compiler.family != "tiles":
+                compiler.error(path + ("hand",), "'hand' examples are for the tiles family",
+                               key=True)
+                ok = False
+            else:
+                try:
+                    item["hand"] = nt.parse_tiles(ex["hand"])
+                    if "win_tile" in ex:
+                        item["win_tile"] = nt.tile_kind(ex["win_tile"])
+                except NotationError as exc:
+                    compiler.error(path + ("hand",), str(exc))
+                    ok = False
+        if kind not in ("order",) and "expect" not in ex:
+            compiler.error(path, "an example needs 'expect'", expected="expect: the asserted "
+                           "result")
+            ok = False
+        if ok:
+            out.append(item)
+    return out
+
+
+def _context_value(t: str, value: Any) -> Any:
+    if t == "suit":
+        text = str(value)
+        text = nt.SUIT_SYMBOLS.get(text, text)
+        if text not in nt.SUITS:
+            raise NotationError(f"{value!r} is not a suit; write S, H, D or C")
+        return text
+    if t == "rank":
+        return nt.rank_value(value)
+    if t == "tile":
+        return nt.tile_kind(str(value))
+    if t == "card":
+        return nt.parse_card(str(value))
+    if t == "bool":
+        if not isinstance(value, bool):
+            raise NotationError(f"{value!r} is not true or false")
+        return value
+    if t == "int":
+        if not isinstance(value, int):
+            raise NotationError(f"{value!r} is not a whole number")
+        return value
+    return value
+
+
+def _order_steps(text: str) -> list[tuple[str, int]]:
+    """'H5 > BJ = LJ' → [(None, H5), ('>', BJ), ('=', LJ)]."""
+    tokens = text.replace(">", " > ").replace("=", " = ").split()
+    steps: list[tuple[str, int]] = []
+    relation = None
+    for tok in tokens:
+        if tok in (">", "="):
+            if relation is not None or not steps:
+                raise NotationError(f"misplaced {tok!r} in order {text!r}")
+            relation = tok
+            continue
+        if steps and relation is None:
+            relation = "="  # cards written side by side are asserted equal? no: require a sign
+            raise NotationError(f"put '>' or '=' between cards in order {text!r}")
+        steps.append((relation or "", nt.parse_card(tok)))
+        relation = None
+    if relation is not None:
+        raise NotationError(f"order {text!r} ends with {relation!r}")
+    return steps
+
+
+__all__ = ["compile_file", "compile_document", "read_document", "resolve_source",
+           "load_merged", "Env"]

@@ -1,0 +1,210 @@
+"""Parsing expressions: Lark parse tree → typed nodes (rulesdsl.language.ast)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ..errors import RulesdslError
+from ..model.notation import canonical_card_literal
+from ..resources import grammar_path
+from . import ast
+
+MAX_EXPRESSION_CHARS = 2000
+MAX_EXPRESSION_DEPTH = 64
+
+
+class ExpressionSyntaxError(RulesdslError):
+    """An expression that does not parse. `offset` is 0-based within the text."""
+
+    def __init__(self, message: str, offset: int, expected: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+        self.expected = expected
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(
+        grammar_path().read_text(encoding="utf-8"),
+        parser="lalr",
+        maybe_placeholders=True,
+        propagate_positions=True,
+    )
+
+
+def _pos(meta_or_token) -> int:
+    if isinstance(meta_or_token, Token):
+        return meta_or_token.start_pos or 0
+    return getattr(meta_or_token, "start_pos", 0) or 0
+
+
+@v_args(meta=True)
+class ToAst(Transformer):
+    """The one place where parse trees become typed expression nodes."""
+
+    def number(self, meta, children):
+        return ast.Num(int(children[0]), pos=_pos(meta))
+
+    def string(self, meta, children):
+        return ast.Str(str(children[0])[1:-1], pos=_pos(meta))
+
+    def card(self, meta, children):
+        return ast.CardLit(canonical_card_literal(str(children[0])), pos=_pos(meta))
+
+    def tile(self, meta, children):
+        return ast.TileLit(str(children[0]), pos=_pos(meta))
+
+    def name(self, meta, children):
+        return ast.Name(str(children[0]), pos=_pos(meta))
+
+    def attr(self, meta, children):
+        obj, name = children
+        return ast.Attr(obj, str(name), pos=_pos(name))
+
+    def call(self, meta, children):
+        func, args = children
+        return ast.Call(str(func), tuple(args or ()), pos=_pos(meta))
+
+    def arguments(self, meta, children):
+        return list(children)
+
+    def list_(self, meta, children):
+        return ast.ListExpr(tuple(children[0] or ()), pos=_pos(meta))
+
+    def not_(self, meta, children):
+        return ast.Not(children[0], pos=_pos(meta))
+
+    def neg(self, meta, children):
+        return ast.Neg(children[0], pos=_pos(meta))
+
+    def or_(self, meta, children):
+        return ast.BoolOp("or", children[0], children[1], pos=_pos(meta))
+
+    def and_(self, meta, children):
+        return ast.BoolOp("and", children[0], children[1], pos=_pos(meta))
+
+    def compare(self, meta, children):
+        left, op, right = children
+        return ast.Compare(str(op), left, right, pos=_pos(op))
+
+    def in_(self, meta, children):
+        return ast.Compare("in", children[0], children[1], pos=_pos(meta))
+
+    def not_in(self, meta, children):
+        return ast.Compare("not in", children[0], children[1], pos=_pos(meta))
+
+    def binop(self, meta, children):
+        left, op, right = children
+        return ast.BinOp(str(op), left, right, pos=_pos(op))
+
+    def pow_(self, meta, children):
+        return ast.BinOp("**", children[0], children[1], pos=_pos(meta))
+
+
+_TERMINAL_NAMES = {
+    "NUMBER": "a number",
+    "STRING": "a 'string'",
+    "NAME": "a name",
+    "CARD": "a card",
+    "TILE": "a tile",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COMMA": "','",
+    "MINUS": "'-'",
+    "COMPARE": "a comparison",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '/', '//' or '%'",
+    "DOT": "'.'",
+    "OR": "'or'",
+    "AND": "'and'",
+    "NOT": "'not'",
+    "IN": "'in'",
+    "__ANON_0": "'**'",
+}
+
+
+def _describe_expected(names) -> str:
+    words = sorted({_TERMINAL_NAMES.get(n, n.lower()) for n in names if n != "$END"})
+    if "$END" in names:
+        words.append("the end of the expression")
+    if len(words) > 6:
+        words = words[:6] + ["…"]
+    return ", ".join(words)
+
+
+def _nesting(text: str) -> int:
+    depth = best = 0
+    for ch in text:
+        if ch in "([":
+            depth += 1
+            best = max(best, depth)
+        elif ch in ")]":
+            depth -= 1
+    return best
+
+
+def _tree_depth(tree: Tree) -> int:
+    best = 0
+    stack = [(tree, 1)]
+    while stack:
+        node, d = stack.pop()
+        best = max(best, d)
+        if isinstance(node, Tree):
+            stack.extend((c, d + 1) for c in node.children)
+    return best
+
+
+def parse_expression(text: str) -> ast.Node:
+    """Parse one expression, or raise ExpressionSyntaxError with an offset."""
+    if not isinstance(text, str):
+        raise ExpressionSyntaxError("an expression must be a string", 0, "a quoted expression")
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise ExpressionSyntaxError(
+            f"expression is {len(text)} characters, over the limit of {MAX_EXPRESSION_CHARS} "
+            "(max expression length)", 0)
+    if not text.strip():
+        raise ExpressionSyntaxError("empty expression", 0, "an expression such as "
+                                    "\"suit == trump\"")
+    if _nesting(text) > MAX_EXPRESSION_DEPTH:
+        raise ExpressionSyntaxError(
+            f"expression nests more than {MAX_EXPRESSION_DEPTH} brackets deep "
+            "(max expression depth)", 0)
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedEOF as exc:
+        raise ExpressionSyntaxError("unexpected end of expression", len(text),
+                                    _describe_expected(exc.expected)) from None
+    except UnexpectedToken as exc:
+        if exc.token.type == "$END":
+            raise ExpressionSyntaxError("unexpected end of expression", len(text),
+                                        _describe_expected(exc.expected)) from None
+        raise ExpressionSyntaxError(f"unexpected {exc.token.value!r}",
+                                    exc.pos_in_stream or 0,
+                                    _describe_expected(exc.expected)) from None
+    except UnexpectedCharacters as exc:
+        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        hint = None
+        if char in "'\"":
+            hint = "a closing quote"
+        raise ExpressionSyntaxError(f"unexpected character {char!r}", exc.pos_in_stream,
+                                    hint) from None
+    except UnexpectedInput as exc:  # pragma: no cover - other lark input errors
+        raise ExpressionSyntaxError(str(exc).splitlines()[0], getattr(exc, "pos_in_stream", 0)
+                                    or 0) from None
+    if _tree_depth(tree) > 4 * MAX_EXPRESSION_DEPTH:
+        raise ExpressionSyntaxError(
+            f"expression nests too deeply (max expression depth {MAX_EXPRESSION_DEPTH})", 0)
+    if isinstance(tree, Token):  # a bare terminal cannot be produced, but be safe
+        raise ExpressionSyntaxError("not an expression", 0)
+    node = ToAst().transform(tree)
+    if ast.depth(node) > MAX_EXPRESSION_DEPTH:
+        raise ExpressionSyntaxError(
+            f"expression nests more than {MAX_EXPRESSION_DEPTH} levels "
+            "(max expression depth)", 0)
+    return node

@@ -1,0 +1,293 @@
+"""Reading rule files: safe YAML with a position for every value.
+
+PyYAML composes the file into nodes (no object construction, no tags that run
+code); we build plain Python values from the nodes ourselves, recording where
+each value and each mapping key starts. Duplicate keys, unknown tags, alias
+bombs, oversized files and excessive nesting are reported as problems.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from ..errors import Problem, RulesetError, format_path
+
+MAX_FILE_BYTES = 1 << 20
+MAX_DEPTH = 64
+MAX_NODES = 200_000
+
+Path_ = tuple[Any, ...]
+
+_SCALAR_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:timestamp",
+}
+
+
+@dataclass(frozen=True)
+class Mark:
+    line: int  # 1-based
+    column: int  # 1-based
+    style: str | None = None  # YAML scalar style: None plain, "'" or '"' quoted, "|" ">" block
+    file: str | None = None  # set when a merged document mixes files (extends)
+
+
+@dataclass
+class Document:
+    """A parsed YAML document with the source position of every value."""
+
+    file: str
+    data: Any
+    values: dict[Path_, Mark] = field(default_factory=dict)
+    keys: dict[Path_, Mark] = field(default_factory=dict)
+
+    def mark(self, path: Path_, *, key: bool = False) -> Mark:
+        """The closest recorded position for `path` (walking up to the root)."""
+        table = self.keys if key else self.values
+        p = tuple(path)
+        while True:
+            if p in table:
+                return table[p]
+            if not key and p in self.keys:
+                return self.keys[p]
+            if not p:
+                return Mark(1, 1)
+            p = p[:-1]
+
+    def problem(
+        self,
+        path: Path_,
+        message: str,
+        *,
+        expected: str | None = None,
+        suggestion: str | None = None,
+        key: bool = False,
+        offset: int | None = None,
+        severity: str = "error",
+    ) -> Problem:
+        m = self.mark(path, key=key)
+        line, column = m.line, m.column
+        if offset is not None and not key:
+            # Point inside a one-line scalar (an expression); quoted scalars start one later.
+            column += offset + (1 if m.style in ("'", '"') else 0)
+        return Problem(
+            m.file or self.file, line, column, format_path(path), message, expected, suggestion,
+            severity,
+        )
+
+
+def _problem_at(file: str, mark: yaml.Mark | None, message: str, **kw: Any) -> Problem:
+    line = mark.line + 1 if mark else 1
+    column = mark.column + 1 if mark else 1
+    return Problem(file, line, column, kw.pop("path", ""), message, **kw)
+
+
+def load_yaml(text: str | bytes, file: str = "<string>") -> Document:
+    """Parse YAML text into a Document, or raise RulesetError with located problems."""
+    if isinstance(text, bytes):
+        if len(text) > MAX_FILE_BYTES:
+            raise RulesetError(
+                [_problem_at(file, None, f"file is {len(text)} bytes, over the limit of "
+                             f"{MAX_FILE_BYTES} bytes (max file size)")]
+            )
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RulesetError(
+                [_problem_at(file, None, f"file is not valid UTF-8 (byte {exc.start})",
+                             expected="a UTF-8 text file")]
+            ) from None
+    if len(text) > MAX_FILE_BYTES:
+        raise RulesetError(
+            [_problem_at(file, None, f"file is over the limit of {MAX_FILE_BYTES} bytes "
+                         "(max file size)")]
+        )
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        raise RulesetError([_problem_at(file, None, "file is empty",
+                                        expected="a YAML mapping of ruleset keys")])
+
+    depth_problem = _check_depth(text, file)
+    if depth_problem:
+        raise RulesetError([depth_problem])
+
+    try:
+        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        message = (exc.problem or "invalid YAML").strip()
+        if exc.context:
+            message = f"{exc.context.strip()}: {message}"
+        hint = None
+        if "\\t" in message or "'\\t'" in message or "tab" in message.lower():
+            hint = "YAML indentation must use spaces, not tabs"
+        raise RulesetError([_problem_at(file, mark, f"YAML syntax error: {message}",
+                                        suggestion=hint)]) from None
+    except yaml.YAMLError as exc:
+        raise RulesetError([_problem_at(file, None, f"YAML error: {exc}")]) from None
+    except RecursionError:
+        raise RulesetError([_problem_at(file, None, f"YAML nesting is too deep "
+                                        f"(max depth {MAX_DEPTH})")]) from None
+    nodes = [n for n in nodes if n is not None]
+    if not nodes:
+        raise RulesetError([_problem_at(file, None, "file holds no YAML document",
+                                        expected="a YAML mapping of ruleset keys")])
+    if len(nodes) > 1:
+        raise RulesetError([_problem_at(file, nodes[1].start_mark,
+                                        "file holds several YAML documents",
+                                        expected="exactly one document")])
+    doc = Document(file, None)
+    builder = _Builder(doc)
+    doc.data = builder.build(nodes[0], (), 0)
+    if builder.problems:
+        raise RulesetError(builder.problems)
+    return doc
+
+
+def _check_depth(text: str, file: str) -> Problem | None:
+    """Reject excessive nesting from the token stream, before any recursion."""
+    depth = 0
+    starts = (
+        yaml.BlockMappingStartToken,
+        yaml.BlockSequenceStartToken,
+        yaml.FlowMappingStartToken,
+        yaml.FlowSequenceStartToken,
+    )
+    ends = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            if isinstance(token, starts):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return _problem_at(file, token.start_mark,
+                                       f"YAML nesting is deeper than {MAX_DEPTH} levels "
+                                       "(max depth)")
+            elif isinstance(token, ends):
+                depth -= 1
+    except yaml.YAMLError:
+        return None  # the composer reports syntax errors with better context
+    return None
+
+
+class _Builder:
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.problems: list[Problem] = []
+        self.count = 0
+        self.constructor = yaml.SafeLoader("")
+
+    def _record(self, path: Path_, node: yaml.Node) -> None:
+        if path not in self.doc.values:
+            style = getattr(node, "style", None)
+            self.doc.values[path] = Mark(node.start_mark.line + 1, node.start_mark.column + 1,
+                                         style)
+
+    def build(self, node: yaml.Node, path: Path_, depth: int) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            if self.count == MAX_NODES + 1:
+                self.problems.append(_problem_at(
+                    self.doc.file, node.start_mark,
+                    f"document expands to more than {MAX_NODES} values (max document size); "
+                    "aliases that expand exponentially are rejected",
+                    path=format_path(path)))
+            return None
+        if depth > MAX_DEPTH:
+            self.problems.append(_problem_at(self.doc.file, node.start_mark,
+                                             f"nesting deeper than {MAX_DEPTH} (max depth)",
+                                             path=format_path(path)))
+            return None
+        self._record(path, node)
+        if isinstance(node, yaml.ScalarNode):
+            return self._scalar(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag not in ("tag:yaml.org,2002:seq",):
+                self._bad_tag(node, path)
+                return None
+            return [self.build(child, path + (i,), depth + 1)
+                    for i, child in enumerate(node.value)]
+        if isinstance(node, yaml.MappingNode):
+            if node.tag not in ("tag:yaml.org,2002:map",):
+                self._bad_tag(node, path)
+                return None
+            return self._mapping(node, path, depth)
+        return None
+
+    def _bad_tag(self, node: yaml.Node, path: Path_) -> None:
+        self.problems.append(_problem_at(
+            self.doc.file, node.start_mark, f"YAML tag {node.tag!r} is not allowed",
+            expected="plain YAML values (strings, numbers, booleans, lists, mappings)",
+            path=format_path(path)))
+
+    def _scalar(self, node: yaml.ScalarNode, path: Path_) -> Any:
+        tag = node.tag
+        if tag not in _SCALAR_TAGS:
+            self._bad_tag(node, path)
+            return None
+        if tag == "tag:yaml.org,2002:str" or tag == "tag:yaml.org,2002:timestamp":
+            return str(node.value)
+        if tag == "tag:yaml.org,2002:int":
+            if len(node.value) > 40:
+                self.problems.append(_problem_at(self.doc.file, node.start_mark,
+                                                 "number is too long", path=format_path(path)))
+                return 0
+            return self.constructor.construct_yaml_int(node)
+        if tag == "tag:yaml.org,2002:float":
+            return self.constructor.construct_yaml_float(node)
+        if tag == "tag:yaml.org,2002:bool":
+            return self.constructor.construct_yaml_bool(node)
+        return None
+
+    def _mapping(self, node: yaml.MappingNode, path: Path_, depth: int) -> dict:
+        result: dict[Any, Any] = {}
+        merged: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                for source in self._merge_sources(value_node, path, depth):
+                    for k, v in source.items():
+                        merged.setdefault(k, v)
+                continue
+            if not isinstance(key_node, yaml.ScalarNode):
+                self.problems.append(_problem_at(self.doc.file, key_node.start_mark,
+                                                 "mapping keys must be plain words",
+                                                 path=format_path(path)))
+                continue
+            if key_node.tag not in _SCALAR_TAGS:
+                self._bad_tag(key_node, path)
+                continue
+            # Keys stay as written (`5: 5` in a points table has the key "5"): JSON-compatible.
+            key = str(key_node.value)
+            if key in result:
+                first = self.doc.keys.get(path + (key,))
+                where = f" (first at line {first.line})" if first else ""
+                self.problems.append(_problem_at(
+                    self.doc.file, key_node.start_mark, f"duplicate key {key!r}{where}",
+                    expected="each key once in a mapping",
+                    path=format_path(path + (key,))))
+                continue
+            self.doc.keys[path + (key,)] = Mark(key_node.start_mark.line + 1,
+                                                key_node.start_mark.column + 1)
+            result[key] = self.build(value_node, path + (key,), depth + 1)
+        for k, v in merged.items():
+            result.setdefault(k, v)
+        return result
+
+    def _merge_sources(self, node: yaml.Node, path: Path_, depth: int) -> list[dict]:
+        values = node.value if isinstance(node, yaml.SequenceNode) else [node]
+        out = []
+        for sub in values:
+            if not isinstance(sub, yaml.MappingNode):
+                self.problems.append(_problem_at(self.doc.file, sub.start_mark,
+                                                 "a '<<' merge needs a mapping",
+                                                 path=format_path(path)))
+                continue
+            out.append(self._mapping(sub, path, depth + 1))
+        return out

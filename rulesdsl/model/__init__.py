@@ -1,0 +1,1 @@
+"""The game model: cards, tiles, decks and compiled rulesets."""

@@ -1,0 +1,317 @@
+"""Reading a set of cards as patterns, and comparing plays.
+
+A pattern instance is a *demand*: how many cards of each sameness key it needs
+(n of a kind: {r: n}; a run: {r: g} for each step of a ladder window; a composite:
+the sum of its parts). A set of cards fits a demand when its natural cards fit
+under it and its wild cards can fill the rest. Trick-family runs climb the per-hand
+order instead, with the adjacency and demotion rules of the hand context.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass
+
+from . import notation as nt
+from .hand import TRUMP, HandContext, Place
+from .ruleset import PatternDef
+
+MAX_PART_COMBINATIONS = 200_000
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read a set of cards: a pattern, its size and its key."""
+
+    pattern: str
+    size: int
+    key: float
+    system: str | None = None
+    bomb: bool = False
+    bomb_size: int = 0
+    demoted: bool = False
+    exclusive: bool = False
+
+    def describe(self) -> str:
+        extra = " (demoted)" if self.demoted else ""
+        return f"{self.pattern}{extra}"
+
+
+def readings(hc: HandContext, cards: list[int]) -> list[Reading]:
+    """Every distinct reading of `cards` as one pattern of the ruleset."""
+    r = hc.ruleset
+    if not cards:
+        return []
+    out: list[Reading] = []
+    if r.sameness == "card":
+        for pd in r.patterns:
+            out.extend(_card_readings(hc, pd, cards))
+    else:
+        out.extend(_rank_readings(hc, cards))
+    if any(x.exclusive for x in out):
+        out = [x for x in out if x.exclusive]
+    unique: dict[tuple, Reading] = {}
+    for x in out:
+        unique.setdefault((x.pattern, x.size, x.key, x.system, x.demoted, x.bomb_size), x)
+    return list(unique.values())
+
+
+def beats(hc: HandContext, a: Reading, b: Reading) -> bool:
+    """Does play `a` beat play `b` (the led or previous play)?"""
+    if hc.ruleset.family == "trick":
+        if a.pattern != b.pattern or a.size != b.size:
+            return False
+        if (a.demoted or b.demoted) and hc.ruleset.demoted == "incomparable":
+            return False
+        if a.system == b.system:
+            return a.key > b.key
+        return a.system == TRUMP and b.system != TRUMP
+    if a.bomb and not b.bomb:
+        return True
+    if b.bomb and not a.bomb:
+        return False
+    if a.bomb and b.bomb:
+        return (a.bomb_size, a.key) > (b.bomb_size, b.key)
+    return a.pattern == b.pattern and a.size == b.size and a.key > b.key
+
+
+def _make(pd: PatternDef, size: int, key: float, system: str | None = None,
+          demoted: bool = False) -> Reading:
+    return Reading(pd.name, size, key, system, pd.bomb, pd.counts_as_size or size, demoted,
+                   pd.exclusive)
+
+
+# ---------------------------------------------------------------- trick family
+
+
+def _card_readings(hc: HandContext, pd: PatternDef, cards: list[int]) -> list[Reading]:
+    counts = Counter(cards)
+    n = len(cards)
+    if any(hc.place[k] is None for k in counts):
+        return []
+    if pd.where is not None:
+        from ..language.typecheck import Env
+
+        if not all(pd.where(Env(k, hc.values)) for k in counts):
+            return []
+    if pd.shape == "cards":
+        if pd.cards is not None and dict(counts) == pd.cards:
+            top = max(counts, key=lambda k: hc.strength[k])
+            return [_make(pd, n, hc.strength[top], hc.system[top])]
+        return []
+    if pd.shape == "group":
+        assert pd.group is not None
+        lo, hi = pd.group
+        if len(counts) == 1 and lo <= n <= hi:
+            kind = next(iter(counts))
+            return [_make(pd, n, hc.strength[kind], hc.system[kind])]
+        return []
+    if pd.shape == "run" and pd.run is not None and pd.run.over is None:
+        return _order_runs(hc, pd, counts)
+    return []
+
+
+def _order_runs(hc: HandContext, pd: PatternDef, counts: Counter) -> list[Reading]:
+    assert pd.run is not None
+    g = pd.run.group
+    lo, hi = pd.run.length
+    if any(c != g for c in counts.values()) or not lo <= len(counts) <= hi:
+        return []
+    options: list[list[tuple[str, Place, bool]]] = []
+    for kind in counts:
+        opts = [(hc.system[kind], hc.place[kind], False)]
+        for alt in hc.alternates.get(kind, []):
+            if pd.name in alt.patterns:
+                opts.append((alt.system, alt.place, True))
+        options.append(opts)  # type: ignore[arg-type]
+    found: list[Reading] = []
+    for combo in itertools.product(*options):
+        systems = {c[0] for c in combo}
+        if len(systems) != 1:
+            continue
+        places = sorted(c[1] for c in combo)
+        if len(set(places)) != len(places):
+            continue
+        system = systems.pop()
+        extra = {c[1] for c in combo if c[2]}
+        if all(hc.adjacent(system, places[i], places[i + 1], extra)
+               for i in range(len(places) - 1)):
+            demoted = any(c[2] for c in combo)
+            key = hc.strength_of_place(system, places[-1])
+            found.append(_make(pd, g * len(places), key, system, demoted))
+    if any(not f.demoted for f in found):
+        # A card demotes only when it must to form the pattern (下放: 就低不就高).
+        found = [f for f in found if not f.demoted]
+    return found
+
+
+# ---------------------------------------------------------------- rank sameness
+
+
+@dataclass(frozen=True)
+class _Instance:
+    demand: tuple[tuple[int, int], ...]  # (rank, count) sorted
+    size: int
+    key: float
+    length: int  # run length (steps), 0 for groups
+    ranks: frozenset[int]
+
+
+class _RankMatcher:
+    def __init__(self, hc: HandContext):
+        self.hc = hc
+        r = hc.ruleset
+        self.rep: dict[int, int] = {}  # rank -> a representative card kind in play
+        for kind in r.kinds():
+            self.rep.setdefault(nt.card_rank(kind), kind)
+        self.all_ranks = sorted(self.rep)
+        # Which ranks each wild may stand for.
+        from ..language.typecheck import Env
+
+        self.allowed: list[frozenset[int]] = []
+        for wild in r.wilds:
+            ok = set()
+            for kind in r.kinds():
+                if wild.stands_for(Env(kind, hc.values)):
+                    ok.add(nt.card_rank(kind))
+            self.allowed.append(frozenset(ok))
+        self._cache: dict[tuple, list[_Instance]] = {}
+
+    def order_key(self, rank: int, by: str | None) -> float:
+        if by is not None:
+            from .hand import ladder_index
+
+            return ladder_index(self.hc.ruleset.ranks[by], rank)
+        kind = self.rep.get(rank)
+        return self.hc.strength[kind] if kind is not None else -1
+
+    def instances(self, pd: PatternDef, n: int) -> list[_Instance]:
+        key = (pd.name, id(pd), n)
+        if key not in self._cache:
+            self._cache[key] = list(self._instances(pd, n))
+        return self._cache[key]
+
+    def _instances(self, pd: PatternDef, n: int):
+        if pd.shape == "group":
+            assert pd.group is not None
+            lo, hi = pd.group
+            if lo <= n <= hi:
+                for rank in self.all_ranks:
+                    yield _Instance(((rank, n),), n, self.order_key(rank, pd.by), 0,
+                                    frozenset([rank]))
+        elif pd.shape == "run":
+            assert pd.run is not None and pd.run.over is not None
+            g = pd.run.group
+            lo, hi = pd.run.length
+            if n % g:
+                return
+            steps = n // g
+            if not lo <= steps <= hi:
+                return
+            ladder = self.hc.ruleset.ranks[pd.run.over]
+            for start in range(len(ladder) - steps + 1):
+                window = [nt.ACE if x == nt.LOW_ACE else x for x in ladder[start:start + steps]]
+                if len(set(window)) != steps or any(w not in self.rep for w in window):
+                    continue
+                top = start + steps - 1
+                key = self.order_key(window[-1], pd.by) if pd.by else top
+                yield _Instance(tuple(sorted((w, g) for w in window)), n, key, steps,
+                                frozenset(window))
+        elif pd.shape == "parts":
+            yield from self._part_instances(pd, n)
+
+    def _part_instances(self, pd: PatternDef, n: int):
+        per_part: list[list[_Instance]] = []
+        for part in pd.parts:
+            options: list[_Instance] = []
+            for size in range(1, n + 1):
+                options.extend(self.instances(part, size))
+            per_part.append(options)
+        count = 0
+        for combo in itertools.product(*per_part):
+            count += 1
+            if count > MAX_PART_COMBINATIONS:
+                return
+            if sum(c.size for c in combo) != n:
+                continue
+            if pd.same_length:
+                lengths = {c.length for c in combo if c.length}
+                if len(lengths) > 1:
+                    continue
+            if pd.distinct:
+                seen: set[int] = set()
+                clash = False
+                for c in combo:
+                    if seen & c.ranks:
+                        clash = True
+                        break
+                    seen |= c.ranks
+                if clash:
+                    continue
+            demand: Counter = Counter()
+            for c in combo:
+                for rank, cnt in c.demand:
+                    demand[rank] += cnt
+            ranks = frozenset(demand)
+            yield _Instance(tuple(sorted(demand.items())), n, combo[pd.key].key,
+                            0, ranks)
+
+
+def _rank_readings(hc: HandContext, cards: list[int]) -> list[Reading]:
+    r = hc.ruleset
+    matcher = _RankMatcher(hc)
+    from ..language.typecheck import Env
+
+    n = len(cards)
+    wild_cards = Counter(k for k in cards if k in hc.wild_of)
+    plain = [k for k in cards if k not in hc.wild_of]
+    out: list[Reading] = []
+    wild_kinds = sorted(wild_cards)
+    splits = itertools.product(*[range(wild_cards[k] + 1) for k in wild_kinds])
+    for split in splits:
+        used = dict(zip(wild_kinds, split))  # kind -> how many play as wild
+        naturals = list(plain)
+        for k in wild_kinds:
+            naturals.extend([k] * (wild_cards[k] - used[k]))
+        units = [hc.wild_of[k] for k in wild_kinds for _ in range(used[k])]
+        nat = Counter(nt.card_rank(k) for k in naturals)
+        for pd in r.patterns:
+            if pd.where is not None and not all(pd.where(Env(k, hc.values)) for k in naturals):
+                continue
+            if pd.shape == "cards":
+                if not units and pd.cards is not None and Counter(naturals) == Counter(pd.cards):
+                    top = max(naturals, key=lambda k: hc.strength[k])
+                    out.append(_make(pd, n, hc.strength[top], None))
+                continue
+            for inst in matcher.instances(pd, n):
+                if _fits(inst, nat, units, matcher.allowed):
+                    if pd.where is not None and units:
+                        stood = [rk for rk, _ in inst.demand if nat[rk] < dict(inst.demand)[rk]]
+                        if not all(pd.where(Env(matcher.rep[rk], hc.values)) for rk in stood):
+                            continue
+                    out.append(_make(pd, n, inst.key, None))
+    return out
+
+
+def _fits(inst: _Instance, nat: Counter, units: list[int],
+          allowed: list[frozenset[int]]) -> bool:
+    need = dict(inst.demand)
+    for rank, cnt in nat.items():
+        if need.get(rank, 0) < cnt:
+            return False
+    deficit = {rank: need[rank] - nat.get(rank, 0) for rank in need
+               if need[rank] > nat.get(rank, 0)}
+    if sum(deficit.values()) != len(units):
+        return False
+    if not units:
+        return True
+    # Fill deficits with wilds, most restricted wilds first (a small matching).
+    remaining = dict(deficit)
+    for wi in sorted(units, key=lambda w: len(allowed[w])):
+        choices = [rk for rk, c in remaining.items() if c > 0 and rk in allowed[wi]]
+        if not choices:
+            return False
+        pick = min(choices, key=lambda rk: sum(1 for w in units if rk in allowed[w]))
+        remaining[pick] -= 1
+    return True

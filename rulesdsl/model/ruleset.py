@@ -1,0 +1,233 @@
+"""A compiled ruleset: everything the engines need, resolved and type-checked.
+
+Built by rulesdsl.language.compiler from a rule file. Expressions are closures
+here; `specialise()` (rulesdsl.model.hand) turns them into integer tables for
+one hand's context.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..errors import RulesdslError
+from ..language.typecheck import DefineTable, Env, EvaluationError, Fn
+from . import notation as nt
+
+if TYPE_CHECKING:
+    from ..language.yamlio import Document
+
+
+class LookupError_(RulesdslError):
+    """A table or formula could not be evaluated for the given inputs."""
+
+
+@dataclass
+class ContextDecl:
+    name: str
+    type: str
+    domain: list[Any]  # every value the static checks try
+
+
+@dataclass
+class Tier:
+    name: str
+    select: Fn
+    ladder: str | None
+    path: tuple
+
+
+@dataclass
+class Alternate:
+    name: str
+    select: Fn
+    rank: Fn | None
+    tiers: list[int]
+    patterns: frozenset[str]
+
+
+@dataclass
+class Wild:
+    name: str
+    select: Fn
+    stands_for: Fn
+
+
+@dataclass
+class RunSpec:
+    group: int
+    length: tuple[int, int]
+    over: str | None  # a ladder name, or None for the per-hand order
+
+
+@dataclass
+class PatternDef:
+    name: str
+    shape: str  # group | run | parts | cards
+    group: tuple[int, int] | None = None
+    run: RunSpec | None = None
+    parts: list[PatternDef] = field(default_factory=list)
+    key: int = 0
+    same_length: bool = False
+    distinct: bool = False
+    cards: dict[int, int] | None = None
+    where: Fn | None = None
+    by: str | None = None
+    bomb: bool = False
+    counts_as_size: int | None = None
+    exclusive: bool = False
+    path: tuple = ()
+
+
+@dataclass
+class Table:
+    name: str
+    inputs: list[str]
+    outputs: dict[str, Any]  # "int" | "bool" | list of words
+    rows: list[tuple[Fn, dict[str, Any]]]  # (when, {field: Fn | word})
+    options: dict[str, Any]
+
+    def lookup(self, inputs: dict[str, Any]) -> dict[str, Any]:
+        missing = [n for n in self.inputs if n not in inputs]
+        if missing:
+            raise LookupError_(f"table {self.name!r} needs input(s) {', '.join(missing)}")
+        env = Env(None, {**self.options, **inputs})
+        for when, fields in self.rows:
+            try:
+                hit = when(env)
+            except EvaluationError as exc:
+                raise LookupError_(f"table {self.name!r}: {exc}") from None
+            if hit:
+                out: dict[str, Any] = {}
+                for name, value in fields.items():
+                    try:
+                        out[name] = value(env) if callable(value) else value
+                    except EvaluationError as exc:
+                        raise LookupError_(f"table {self.name!r}, field {name!r}: {exc}") \
+                            from None
+                return out
+        raise LookupError_(f"no row of table {self.name!r} matches {inputs}")
+
+
+@dataclass
+class Formula:
+    name: str
+    inputs: list[str]
+    fn: Fn
+    options: dict[str, Any]
+
+    def evaluate(self, inputs: dict[str, Any]) -> Any:
+        missing = [n for n in self.inputs if n not in inputs]
+        if missing:
+            raise LookupError_(f"formula {self.name!r} needs input(s) {', '.join(missing)}")
+        try:
+            return self.fn(Env(None, {**self.options, **inputs}))
+        except EvaluationError as exc:
+            raise LookupError_(f"formula {self.name!r}: {exc}") from None
+
+
+@dataclass
+class ScoringItem:
+    name: str
+    kind: str  # base | fan
+    for_: frozenset[str]
+    each: str | None
+    zone: str | None
+    where: Fn | None
+    when: Fn | None
+    points: int
+    fan: int
+    limit: bool
+
+
+@dataclass
+class LimitHand:
+    name: str
+    when: Fn
+    for_: frozenset[str]
+
+
+@dataclass
+class Ruleset:
+    """The compiled, fully resolved ruleset."""
+
+    id: str
+    name: dict[str, str]
+    family: str
+    version: str
+    source: str | None
+    resolved: dict[str, Any]
+    hash: str
+    document: Document | None
+    player_counts: list[int]
+    direction: str
+    teams: list[list[int]]
+    deck: list[int]  # count of each card or tile kind in play
+    deal: dict[str, Any]
+    context: dict[str, ContextDecl]
+    options: dict[str, Any]
+    defines: DefineTable | None
+    ranks: dict[str, list[int]]
+    trump: Fn | None
+    tiers: list[Tier]
+    alternates: list[Alternate]
+    wilds: list[Wild]
+    patterns: list[PatternDef]
+    sameness: str
+    hollow: str
+    demoted: str
+    points: dict[int, int]  # rank -> points
+    points_total: int | None
+    levels: dict[str, Any] | None
+    tables: dict[str, Table]
+    formulas: dict[str, Formula]
+    win: dict[str, Any] | None
+    limit_hands: list[LimitHand]
+    scoring_items: list[ScoringItem]
+    totals: dict[str, str]
+    examples: list[dict[str, Any]]
+
+    @property
+    def is_tiles(self) -> bool:
+        return self.family == "tiles"
+
+    @property
+    def players(self) -> int:
+        return self.player_counts[0]
+
+    def pattern(self, name: str) -> PatternDef | None:
+        for p in self.patterns:
+            if p.name == name:
+                return p
+        return None
+
+    def kinds(self) -> list[int]:
+        """Card or tile kinds present in the deck."""
+        return [k for k, n in enumerate(self.deck) if n]
+
+    def context_values(self, given: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Options plus context values (given ones, else each context's first value)."""
+        values: dict[str, Any] = dict(self.options)
+        for name, decl in self.context.items():
+            values[name] = decl.domain[0] if decl.domain else None
+        if given:
+            values.update(given)
+        return values
+
+    def all_contexts(self, limit: int = 4096):
+        """Every combination of context values (bounded)."""
+        names = list(self.context)
+        domains = [self.context[n].domain or [None] for n in names]
+        for i, combo in enumerate(itertools.product(*domains)):
+            if i >= limit:
+                return
+            yield dict(zip(names, combo))
+
+    def card_points(self, kind: int) -> int:
+        if self.is_tiles:
+            return 0
+        return self.points.get(nt.card_rank(kind), 0)
+
+    def total_points(self) -> int:
+        return sum(n * self.card_points(k) for k, n in enumerate(self.deck))
