@@ -1,7 +1,7 @@
 """rulesdsl: regional card and tile games written as data.
 
     >>> import rulesdsl
-    >>> ruleset = rulesdsl.load("taicang-zhongxin-wu")
+    >>> ruleset = rulesdsl.load("path/to/my-variant.yaml")  # or a bundled id
 """
 
 from .api import compiled_json, load, validate_file

@@ -14,7 +14,7 @@ from .resources import bundled_rulesets
 
 
 def load(name_or_path: str | Path) -> Ruleset:
-    """A compiled ruleset from a bundled id (`"taicang-zhongxin-wu"`), a YAML path or a
+    """A compiled ruleset from a bundled id, a YAML path or a
     compiled JSON file. Raises RulesetError for anything invalid."""
     try:
         path = resolve_source(name_or_path)

@@ -76,7 +76,8 @@ class _Runner:
                 for k in item.get(f, []):
                     if not r.deck[k]:
                         return f"{nt.format_card(k)} is not in this deck"
-        hc = self.hand(item["context"]) if kind != "hand" else None
+        options = item.get("options") or {}
+        hc = self.hand({**item["context"], **options}) if kind != "hand" else None
         if kind == "pattern":
             assert hc is not None
             got = _names(readings(hc, item["pattern"]))
@@ -127,7 +128,7 @@ class _Runner:
             return None
         if kind == "table":
             try:
-                got = r.tables[ex["table"]].lookup(dict(ex.get("input") or {}))
+                got = r.tables[ex["table"]].lookup(dict(ex.get("input") or {}), options)
             except LookupError_ as exc:
                 return str(exc)
             want = ex["expect"]
@@ -140,7 +141,7 @@ class _Runner:
             return None
         if kind == "formula":
             try:
-                got = r.formulas[ex["formula"]].evaluate(dict(ex.get("input") or {}))
+                got = r.formulas[ex["formula"]].evaluate(dict(ex.get("input") or {}), options)
             except LookupError_ as exc:
                 return str(exc)
             if got != ex["expect"]:
@@ -195,6 +196,8 @@ def load_examples_file(ruleset: Ruleset, path: str) -> tuple[list[dict[str, Any]
     compiler = _Compiler(doc)
     compiler.family = ruleset.family
     compiler.context = ruleset.context
+    compiler.options = ruleset.options
+    compiler.data = ruleset.resolved
     items = check_examples(compiler, doc.data["examples"], ("examples",), ruleset.tables,
                            ruleset.formulas, ruleset.patterns)
     if compiler.problems:

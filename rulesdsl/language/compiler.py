@@ -47,6 +47,7 @@ from .typecheck import (
     ExpressionError,
     Fn,
     Scope,
+    a,
     compile_expression,
 )
 from .yamlio import Document, load_yaml
@@ -210,7 +211,7 @@ class _Compiler:
             self.error(path, f"expression {text!r}: {exc}")
             return None
         if want is not None and t != want and t != "any":
-            self.error(path, f"expression {text!r} gives a {t}", expected=f"a {want}")
+            self.error(path, f"expression {text!r} gives {a(t)}", expected=a(want))
             return None
         return t, fn
 
@@ -572,10 +573,21 @@ class _Compiler:
             return build(by_name[ref], active)
 
         out = []
+        option_scope = Scope(element=None, values={n: t for n, t in self.values_types.items()
+                                                   if n in self.options})
         for i in range(len(items)):
             pd = build(i, ())
-            if pd is not None:
-                out.append(pd)
+            if pd is None:
+                continue
+            if "enabled" in items[i]:
+                c = self.expr(("patterns", "list", i, "enabled"), items[i]["enabled"],
+                              option_scope, BOOL)
+                try:
+                    if c and not c[1](Env(None, dict(self.options))):
+                        continue  # switched off by an option
+                except EvaluationError as exc:
+                    self.error(("patterns", "list", i, "enabled"), str(exc))
+            out.append(pd)
         return out
 
     def _shape(self, p: dict, path: tuple, ref) -> PatternDef | None:
@@ -636,7 +648,12 @@ class _Compiler:
             sub = self._shape(part, path + ("parts", j), ref)
             if sub is None:
                 return None
-            sub.name = f"part{j}"
+            if "pattern" not in part:
+                sub.name = f"part{j}"
+            if "where" in part:
+                w = self.expr(path + ("parts", j, "where"), part["where"], self.card_scope,
+                              BOOL)
+                sub.where = w[1] if w else None
             parts.append(sub)
         key = p.get("key", 0)
         if key >= len(parts):
@@ -950,6 +967,23 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
                 compiler.error(path + ("context", name), str(exc))
                 ok = False
         item["context"] = ctx
+        overrides = {}
+        for name, value in (ex.get("options") or {}).items():
+            spec = compiler.data.get("options", {}).get(name) if compiler.data else None
+            if spec is None:
+                compiler.error(path + ("options", name), f"unknown option {name!r}", key=True,
+                               expected="an option declared under options",
+                               suggestion=did_you_mean(name, compiler.options))
+                ok = False
+                continue
+            if spec.get("choices") is not None and value not in spec["choices"]:
+                compiler.error(path + ("options", name), f"{value!r} is not a choice of "
+                               f"{name!r}", expected="one of " + ", ".join(map(str,
+                                                                               spec["choices"])))
+                ok = False
+                continue
+            overrides[name] = value
+        item["options"] = overrides
         if compiler.family == "tiles" and kind in ("pattern", "beats", "order", "trump",
                                                    "points"):
             compiler.error(path + (kind,), f"'{kind}' examples are for card games", key=True,
@@ -959,7 +993,7 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
             fields = ["beats", "over"] if kind == "beats" else [kind]
             for f in fields:
                 if f not in ex:
-                    compiler.error(path, f"a {kind} example needs {f!r}")
+                    compiler.error(path, f"{a(kind)} example needs {f!r}")
                     ok = False
                     continue
                 text = ex[f]

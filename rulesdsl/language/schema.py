@@ -89,7 +89,12 @@ SHAPE_PROPS: dict[str, Any] = {
 PART = {
     "description": "One part of a composite pattern: a shape or a reference to a pattern.",
     "type": "object",
-    "properties": {**SHAPE_PROPS, "pattern": {**NAME, "description": "Another pattern's name."}},
+    "properties": {
+        **SHAPE_PROPS,
+        "pattern": {**NAME, "description": "Another pattern's name."},
+        "where": {"description": "Every card standing in this part must satisfy this.",
+                  "type": ["string", "boolean", "integer"]},
+    },
     "additionalProperties": False,
 }
 
@@ -114,6 +119,9 @@ PATTERN = _obj(
         "exclusive": {"type": "boolean",
                       "description": "If cards can be read as this pattern, they cannot be read "
                                      "as a non-exclusive one."},
+        "enabled": {**EXPR, "description": "Whether the pattern is in play: an expression "
+                                           "over options (default true).",
+                    "examples": ["allow_full_house"]},
         "doc": _s("What the pattern is, with the seed's words."),
         "remove": {"type": "boolean", "description": "In a child ruleset: drop this pattern."},
     },
@@ -259,6 +267,8 @@ EXAMPLE = {
         "expect": {"description": "What is asserted."},
         "context": {"type": "object", "description": "Per-hand context values.",
                     "additionalProperties": {"type": ["string", "integer"]}},
+        "options": {"type": "object", "description": "Option values for this example only.",
+                    "additionalProperties": {"type": ["string", "integer", "boolean"]}},
         "cite": _s("The seed passage this example comes from."),
         "note": _s("A note."),
         "name": _s("A name for the example."),
@@ -290,7 +300,7 @@ def ruleset_schema() -> dict[str, Any]:
             "language": {"const": 1, "description": "The rules-language version: 1."},
             "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]{0,63}$",
                    "description": "Lower-case slug; what rulesdsl.load() takes.",
-                   "examples": ["taicang-zhongxin-wu"]},
+                   "examples": ["my-local-variant"]},
             "name": _obj("Display names.", {"zh": _s("Chinese name."), "en": _s("English name.")}),
             "family": {"enum": ["trick", "shedding", "tiles"],
                        "description": "Which engine runs the game."},

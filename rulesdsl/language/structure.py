@@ -66,6 +66,13 @@ def _convert(doc: Document, error: ValidationError) -> list[Problem]:
     instance = error.instance
     if v in ("oneOf", "anyOf") and error.context:
         return _convert_alternatives(doc, error)
+    if "propertyNames" in error.absolute_schema_path and isinstance(instance, str):
+        # A bad key: point at the key itself, say which keys are allowed.
+        allowed = [str(x) for x in error.validator_value] if v == "enum" else []
+        return [doc.problem(path + (instance,), f"{instance!r} is not allowed as a key here",
+                            key=True, expected=_allowed_words(allowed) if allowed else
+                            _pattern_words(str(error.validator_value)),
+                            suggestion=did_you_mean(instance, allowed) if allowed else None)]
     if v == "additionalProperties" and isinstance(instance, dict):
         allowed = list(error.schema.get("properties", {}))
         extras = [k for k in instance if k not in allowed]

@@ -54,6 +54,11 @@ BOOL, INT, STRING, SUIT, RANK, COLOR = "bool", "int", "string", "suit", "rank", 
 CARD, TILE, TILESUIT, SET, HAND, ANY = "card", "tile", "tilesuit", "set", "hand", "any"
 
 
+def a(t: str) -> str:
+    """'a suit', 'an int': a type name with its article, for messages."""
+    return f"an {t}" if t[:1] in "aeiou" else f"a {t}"
+
+
 def list_of(t: str) -> str:
     return f"list[{t}]"
 
@@ -97,6 +102,7 @@ ATTRIBUTES: dict[str, dict[str, tuple[str, Callable[[Any], Any]]]] = {
         "claimed": (BOOL, lambda s: not s["concealed"]),
         "tile": (TILE, lambda s: s["tile"]),
         "wilds": (INT, lambda s: s["wilds"]),
+        "home_wilds": (INT, lambda s: s.get("home_wilds", 0)),
     },
     HAND: {
         "winner": (BOOL, lambda h: h["winner"]),
@@ -111,6 +117,8 @@ ATTRIBUTES: dict[str, dict[str, tuple[str, Callable[[Any], Any]]]] = {
         "tiles": (list_of(TILE), lambda h: h["tiles"]),
         "exposed_flowers": (list_of(TILE), lambda h: h["exposed_flowers"]),
         "first_suit": (TILESUIT, lambda h: h["first_suit"]),
+        "win_tile": (TILE, lambda h: h.get("win_tile")),
+        "flower_replacement": (BOOL, lambda h: h.get("flower_replacement", False)),
     },
 }
 
@@ -301,7 +309,7 @@ def compile_expression(node: ast.Node, scope: Scope) -> tuple[str, Fn]:
         ot, of = compile_expression(node.obj, scope)
         attrs = ATTRIBUTES.get(ot, {})
         if node.name not in attrs:
-            raise ExpressionError(f"a {ot} has no attribute {node.name!r}", node.pos,
+            raise ExpressionError(f"{a(ot)} has no attribute {node.name!r}", node.pos,
                                   expected=", ".join(attrs) or None,
                                   suggestion=did_you_mean(node.name, attrs))
         t, getter = attrs[node.name]
@@ -346,7 +354,7 @@ def compile_expression(node: ast.Node, scope: Scope) -> tuple[str, Fn]:
 
 def _expect(actual: str, wanted: str, node: ast.Node) -> None:
     if actual != wanted and actual != ANY:
-        raise ExpressionError(f"this is a {actual}", node.pos, expected=f"a {wanted}")
+        raise ExpressionError(f"this is {a(actual)}", node.pos, expected=f"{a(wanted)}")
 
 
 def _arith(op: str, lf: Fn, rf: Fn) -> Fn:
@@ -390,23 +398,23 @@ def _compile_compare(node: ast.Compare, scope: Scope) -> tuple[str, Fn]:
     if node.op in ("in", "not in"):
         inner = element_type(rt)
         if inner is None:
-            raise ExpressionError(f"'{node.op}' needs a list on its right, not a {rt}",
+            raise ExpressionError(f"'{node.op}' needs a list on its right, not {a(rt)}",
                                   node.right.pos, expected="a list such as [J, Q, K]")
         if not _compatible(lt, inner):
-            raise ExpressionError(f"cannot look for a {lt} in a list of {inner}", node.pos)
+            raise ExpressionError(f"cannot look for {a(lt)} in a list of {inner}", node.pos)
         if node.op == "in":
             return BOOL, lambda env: lf(env) in rf(env)
         return BOOL, lambda env: lf(env) not in rf(env)
     if not _compatible(lt, rt):
-        raise ExpressionError(f"cannot compare a {lt} with a {rt}", node.pos,
-                              expected=f"a {lt} on both sides")
+        raise ExpressionError(f"cannot compare {a(lt)} with {a(rt)}", node.pos,
+                              expected=f"{a(lt)} on both sides")
     op = node.op
     if op == "==":
         return BOOL, lambda env: lf(env) == rf(env)
     if op == "!=":
         return BOOL, lambda env: lf(env) != rf(env)
     if lt not in (INT, RANK):
-        raise ExpressionError(f"'{op}' orders numbers and ranks, not a {lt}", node.pos)
+        raise ExpressionError(f"'{op}' orders numbers and ranks, not {a(lt)}", node.pos)
     cmp: dict[str, Callable[[Any, Any], bool]] = {
         "<": lambda a, b: a < b,
         "<=": lambda a, b: a <= b,
@@ -442,7 +450,7 @@ def _compile_call(node: ast.Call, scope: Scope) -> tuple[str, Fn]:
         lt, lf = compile_expression(args[0], scope)
         inner = element_type(lt)
         if inner is None:
-            raise ExpressionError(f"{name}() needs a list first, not a {lt}", args[0].pos)
+            raise ExpressionError(f"{name}() needs a list first, not {a(lt)}", args[0].pos)
         defines = scope.defines if scope.defines and scope.defines.element == inner else None
         if defines is None and scope.parent is not None:
             p = scope.parent
@@ -464,8 +472,8 @@ def _compile_call(node: ast.Call, scope: Scope) -> tuple[str, Fn]:
     fns = [f for _, f in compiled]
     if name in ("min", "max"):
         arity((1, 64))
-        for t, a in zip(types, args):
-            _expect(t, INT, a)
+        for t, arg in zip(types, args):
+            _expect(t, INT, arg)
         agg = min if name == "min" else max
         return INT, lambda env: agg(f(env) for f in fns)
     if name == "abs":
@@ -493,20 +501,20 @@ def _compile_call(node: ast.Call, scope: Scope) -> tuple[str, Fn]:
             return COLOR, lambda env: _suit_color(fns[0](env))
         if types[0] == CARD:
             return COLOR, lambda env: ATTRIBUTES[CARD]["color"][1](fns[0](env))
-        raise ExpressionError(f"color() takes a suit or a card, not a {types[0]}", args[0].pos)
+        raise ExpressionError(f"color() takes a suit or a card, not {a(types[0])}", args[0].pos)
     if name == "if":
         arity(3)
         _expect(types[0], BOOL, args[0])
         if not _compatible(types[1], types[2]):
             raise ExpressionError(f"if() branches differ: {types[1]} and {types[2]}", node.pos,
                                   expected="the same type in both branches")
-        c, a, b = fns
+        cond, then, other = fns
         t = types[1] if types[1] != ANY else types[2]
-        return t, lambda env: a(env) if c(env) else b(env)
+        return t, lambda env: then(env) if cond(env) else other(env)
     if name == "len":
         arity(1)
         if element_type(types[0]) is None:
-            raise ExpressionError(f"len() needs a list, not a {types[0]}", args[0].pos)
+            raise ExpressionError(f"len() needs a list, not {a(types[0])}", args[0].pos)
         return INT, lambda env: len(fns[0](env))
     raise ExpressionError(f"unknown function {name!r}", node.pos)  # pragma: no cover
 

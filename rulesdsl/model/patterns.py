@@ -156,6 +156,7 @@ class _Instance:
     key: float
     length: int  # run length (steps), 0 for groups
     ranks: frozenset[int]
+    top: int  # the rank that ranks it: a group's rank, a run's top step
 
 
 class _RankMatcher:
@@ -192,14 +193,23 @@ class _RankMatcher:
             self._cache[key] = list(self._instances(pd, n))
         return self._cache[key]
 
+    def rank_allowed(self, pd: PatternDef, rank: int) -> bool:
+        """A pattern's `where` also limits which ranks wilds may make it of."""
+        if pd.where is None:
+            return True
+        from ..language.typecheck import Env
+
+        return bool(pd.where(Env(self.rep[rank], self.hc.values)))
+
     def _instances(self, pd: PatternDef, n: int):
         if pd.shape == "group":
             assert pd.group is not None
             lo, hi = pd.group
             if lo <= n <= hi:
                 for rank in self.all_ranks:
-                    yield _Instance(((rank, n),), n, self.order_key(rank, pd.by), 0,
-                                    frozenset([rank]))
+                    if self.rank_allowed(pd, rank):
+                        yield _Instance(((rank, n),), n, self.order_key(rank, pd.by), 0,
+                                        frozenset([rank]), rank)
         elif pd.shape == "run":
             assert pd.run is not None and pd.run.over is not None
             g = pd.run.group
@@ -214,10 +224,12 @@ class _RankMatcher:
                 window = [nt.ACE if x == nt.LOW_ACE else x for x in ladder[start:start + steps]]
                 if len(set(window)) != steps or any(w not in self.rep for w in window):
                     continue
+                if not all(self.rank_allowed(pd, w) for w in window):
+                    continue
                 top = start + steps - 1
                 key = self.order_key(window[-1], pd.by) if pd.by else top
                 yield _Instance(tuple(sorted((w, g) for w in window)), n, key, steps,
-                                frozenset(window))
+                                frozenset(window), window[-1])
         elif pd.shape == "parts":
             yield from self._part_instances(pd, n)
 
@@ -254,8 +266,9 @@ class _RankMatcher:
                 for rank, cnt in c.demand:
                     demand[rank] += cnt
             ranks = frozenset(demand)
-            yield _Instance(tuple(sorted(demand.items())), n, combo[pd.key].key,
-                            0, ranks)
+            lead = combo[pd.key]
+            key = self.order_key(lead.top, pd.by) if pd.by else lead.key
+            yield _Instance(tuple(sorted(demand.items())), n, key, 0, ranks, lead.top)
 
 
 def _rank_readings(hc: HandContext, cards: list[int]) -> list[Reading]:

@@ -88,11 +88,12 @@ class Table:
     rows: list[tuple[Fn, dict[str, Any]]]  # (when, {field: Fn | word})
     options: dict[str, Any]
 
-    def lookup(self, inputs: dict[str, Any]) -> dict[str, Any]:
+    def lookup(self, inputs: dict[str, Any],
+               options: dict[str, Any] | None = None) -> dict[str, Any]:
         missing = [n for n in self.inputs if n not in inputs]
         if missing:
             raise LookupError_(f"table {self.name!r} needs input(s) {', '.join(missing)}")
-        env = Env(None, {**self.options, **inputs})
+        env = Env(None, {**self.options, **(options or {}), **inputs})
         for when, fields in self.rows:
             try:
                 hit = when(env)
@@ -117,12 +118,12 @@ class Formula:
     fn: Fn
     options: dict[str, Any]
 
-    def evaluate(self, inputs: dict[str, Any]) -> Any:
+    def evaluate(self, inputs: dict[str, Any], options: dict[str, Any] | None = None) -> Any:
         missing = [n for n in self.inputs if n not in inputs]
         if missing:
             raise LookupError_(f"formula {self.name!r} needs input(s) {', '.join(missing)}")
         try:
-            return self.fn(Env(None, {**self.options, **inputs}))
+            return self.fn(Env(None, {**self.options, **(options or {}), **inputs}))
         except EvaluationError as exc:
             raise LookupError_(f"formula {self.name!r}: {exc}") from None
 
