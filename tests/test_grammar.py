@@ -83,7 +83,7 @@ def test_canonical_form(text, canonical):
     ("suit ==", 7, "unexpected end of expression"),
     ("suit == == 5", 8, "unexpected '=='"),
     ("a $ b", 2, "unexpected character '$'"),
-    ("x == 'abc", 5, "unexpected character \"'\""),
+    ("x == 'abc", 5, "unterminated string"),
     ("", 0, "empty expression"),
     ("rank == 5)", 9, "unexpected ')'"),
 ])

@@ -180,6 +180,7 @@ class _Compiler:
         self.doc = doc
         self.data: dict[str, Any] = doc.data
         self.problems: list[Problem] = []
+        self.deck_ok = True  # when false, checks that count the deck stay quiet
         self.normalised: dict[tuple, str] = {}
 
     # -- problem helpers
@@ -204,8 +205,9 @@ class _Compiler:
         try:
             t, fn = compile_expression(node, scope)
         except ExpressionError as exc:
-            self.error(path, f"expression {text!r}: {exc.message}", expected=exc.expected,
-                       suggestion=exc.suggestion, offset=exc.offset)
+            if not exc.quiet:
+                self.error(path, f"expression {text!r}: {exc.message}", expected=exc.expected,
+                           suggestion=exc.suggestion, offset=exc.offset)
             return None
         except NotationError as exc:
             self.error(path, f"expression {text!r}: {exc}")
@@ -313,7 +315,8 @@ class _Compiler:
         if teams == "opposite":
             if count % 2:
                 self.error(("players", "teams"), f"'opposite' needs an even player count, "
-                           f"not {count}")
+                           f"not {count}", expected="an even count, or teams as seat lists "
+                           "such as [[0, 2], [1, 3, 4]]")
                 return [[i] for i in range(count)]
             return [list(range(0, count, 2)), list(range(1, count, 2))]
         seats = [s for team in teams for s in team]
@@ -331,6 +334,7 @@ class _Compiler:
             ts = d.get("tileset")
             if ts is None:
                 self.error((), "missing key 'tileset'", expected="a tileset for the tiles family")
+                self.deck_ok = False
                 return [0] * nt.TILE_KINDS
             counts = [0] * nt.TILE_KINDS
             copies = ts.get("copies", 4)
@@ -349,6 +353,7 @@ class _Compiler:
         deck = d.get("deck")
         if deck is None:
             self.error((), "missing key 'deck'", expected="a deck for a card family")
+            self.deck_ok = False
             return [0] * nt.CARD_KINDS
         per_pack = [1] * nt.CARD_KINDS
         if not deck.get("jokers", True):
@@ -357,7 +362,8 @@ class _Compiler:
             try:
                 kind = nt.parse_card(text)
             except NotationError as exc:
-                self.error(("deck", "remove", i), str(exc))
+                self.error(("deck", "remove", i), str(exc), suggestion=_card_hint(text))
+                self.deck_ok = False
                 continue
             if per_pack[kind] == 0:
                 self.warn(("deck", "remove", i), f"{text} is already out of the pack")
@@ -436,6 +442,8 @@ class _Compiler:
         deal = self.data.get("deal")
         if deal is None:
             self.error((), "missing key 'deal'", expected="the deal: hand_size, kitty ...")
+            return
+        if not self.deck_ok:
             return
         total = sum(deck)
         if self.family != "tiles" and total > MAX_DECK_CARDS:
@@ -853,41 +861,53 @@ class _Compiler:
                 self.error(("order",), f"evaluating the order failed: {exc}")
                 return
             where = ", ".join(f"{k}={_show(v, ruleset)}" for k, v in ctx.items())
+            where = f" ({where})" if where else ""
             trump_tiers: set[int] = set()
             plain_tiers: set[int] = set()
+            fallen = [k for k in kinds if assignment[k][0] is None and ("fall", k) not in reported]
+            if fallen:
+                reported.update(("fall", k) for k in fallen)
+                shown = " ".join(nt.format_card(k) for k in fallen[:8])
+                more = f" and {len(fallen) - 8} more" if len(fallen) > 8 else ""
+                self.error(("order",), f"{shown}{more} match no tier{where}",
+                           expected="a last tier that takes every remaining card, "
+                                    "e.g. select: \"true\"")
+            ladder_misses: list[tuple[int, int]] = []
+            tier_cards: dict[tuple[int, bool], list[int]] = {}
             for kind in kinds:
                 tier, _, is_trump = assignment[kind]
-                label = nt.format_card(kind)
                 if tier is None:
-                    key = ("fall", kind)
-                    if key not in reported:
-                        reported.add(key)
-                        self.error(("order",), f"{label} matches no tier ({where})",
-                                   expected="a last tier that takes every remaining card, "
-                                            "e.g. select: \"true\"")
                     continue
                 reached[tier] = True
+                tier_cards.setdefault((tier, is_trump), []).append(kind)
                 t = ruleset.tiers[tier]
                 if t.ladder is not None:
                     rank = nt.card_rank(kind)
                     ladder = ruleset.ranks[t.ladder]
                     if rank not in ladder and not (rank == nt.ACE and 1 in ladder):
-                        key = ("ladder", tier, rank)
-                        if key not in reported:
-                            reported.add(key)
-                            self.error(t.path + ("by",), f"{label} is in tier {t.name!r} but "
-                                       f"rank {nt.rank_name(rank)} is not on ladder "
-                                       f"{t.ladder!r} ({where})",
-                                       expected="a ladder with every rank the tier holds")
+                        ladder_misses.append((tier, kind))
                 (trump_tiers if is_trump else plain_tiers).add(tier)
             mixed = trump_tiers & plain_tiers
-            for tier in mixed:
+            for tier in sorted(mixed):
                 key = ("mixed", tier)
                 if key not in reported:
                     reported.add(key)
+                    trumps = " ".join(nt.format_card(k) for k in tier_cards[(tier, True)][:6])
                     self.error(ruleset.tiers[tier].path, f"tier {ruleset.tiers[tier].name!r} "
-                               f"holds both trumps and plain cards ({where})",
+                               f"holds both trumps ({trumps}) and plain cards{where}",
                                expected="separate tiers for trumps and plain cards")
+            for tier, kind in ladder_misses:
+                t = ruleset.tiers[tier]
+                rank = nt.card_rank(kind)
+                key = ("ladder", tier, rank)
+                if tier in mixed or key in reported:
+                    continue
+                reported.add(key)
+                what = "a joker has no rank on a ladder" if kind >= 52 else \
+                    f"rank {nt.rank_name(rank)} is not on ladder {t.ladder!r}"
+                self.error(t.path + ("by",), f"{nt.format_card(kind)} is in tier {t.name!r} but "
+                           f"{what}{where}", expected="a tier of its own, or a ladder with every "
+                           "rank the tier holds")
             if trump_tiers and plain_tiers and max(trump_tiers) > min(plain_tiers) \
                     and not mixed:
                 low = ruleset.tiers[max(trump_tiers)]
@@ -895,8 +915,8 @@ class _Compiler:
                 if key not in reported:
                     reported.add(key)
                     self.error(low.path, f"the order does not rank every trump above the plain "
-                               f"cards: tier {low.name!r} holds trumps below a plain tier "
-                               f"({where})", expected="every trump tier before the plain tiers")
+                               f"cards: tier {low.name!r} holds trumps below a plain tier"
+                               f"{where}", expected="every trump tier before the plain tiers")
         for i, ok in enumerate(reached):
             if not ok:
                 t = ruleset.tiers[i]
@@ -911,6 +931,17 @@ class _Compiler:
             if total != ruleset.points_total:
                 self.error(("points_total",), f"the cards carry {total} points, not "
                            f"{ruleset.points_total}", expected=str(total))
+
+
+def _card_hint(text: Any) -> str | None:
+    """A likely intended card for a near-miss (`S1` → `SA`, `H1O` → `H10`)."""
+    t = str(text).strip().upper().replace("O", "0")
+    if len(t) >= 2 and t[0] in "SHDC" and t[1:] == "1":
+        return f"did you mean '{t[0]}A'? rank 1 is the low ace, only used in ladders"
+    try:
+        return f"did you mean '{nt.format_card(nt.parse_card(t))}'?" if t != text else None
+    except NotationError:
+        return None
 
 
 def _show(value: Any, ruleset: Ruleset) -> str:
@@ -948,7 +979,8 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
                                expected="one of " + ", ".join(EXAMPLE_KINDS))
             else:
                 compiler.error(path + (kinds[1],), f"an example has one kind, not "
-                               f"{' and '.join(kinds)}", key=True)
+                               f"{' and '.join(kinds)}", key=True,
+                               expected="one of " + ", ".join(EXAMPLE_KINDS) + " per example")
             continue
         kind = kinds[0]
         item: dict[str, Any] = {"kind": kind, "path": path, "raw": ex}
@@ -1002,7 +1034,8 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
                 try:
                     cards = nt.parse_cards(str(text))
                 except NotationError as exc:
-                    compiler.error(path + (f,), str(exc))
+                    compiler.error(path + (f,), str(exc), offset=getattr(exc, "offset", None),
+                                   suggestion=_card_hint(getattr(exc, "token", "")))
                     ok = False
                     continue
                 if not cards:

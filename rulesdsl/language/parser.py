@@ -189,11 +189,15 @@ def parse_expression(text: str) -> ast.Node:
                                     _describe_expected(exc.expected)) from None
     except UnexpectedCharacters as exc:
         char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
-        hint = None
-        if char in "'\"":
-            hint = "a closing quote"
-        raise ExpressionSyntaxError(f"unexpected character {char!r}", exc.pos_in_stream,
-                                    hint) from None
+        if char == "'":
+            raise ExpressionSyntaxError("unterminated string", exc.pos_in_stream,
+                                        "a closing ' after the text") from None
+        if char == '"':
+            raise ExpressionSyntaxError("strings are written in single quotes inside "
+                                        "expressions", exc.pos_in_stream,
+                                        "'text' in single quotes") from None
+        raise ExpressionSyntaxError(f"unexpected character {char!r}", exc.pos_in_stream) \
+            from None
     except UnexpectedInput as exc:  # pragma: no cover - other lark input errors
         raise ExpressionSyntaxError(str(exc).splitlines()[0], getattr(exc, "pos_in_stream", 0)
                                     or 0) from None

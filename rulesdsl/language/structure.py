@@ -56,6 +56,12 @@ def check_structure(doc: Document, schema: dict[str, Any],
             if key not in seen:
                 seen.add(key)
                 problems.append(problem)
+    # A misspelled key already says "did you mean 'x'?": drop the "missing key 'x'" it causes.
+    meant = {(p.path.rsplit(".", 1)[0] if "." in p.path else "", p.suggestion)
+             for p in problems if p.message.startswith("unknown key") and p.suggestion}
+    problems = [p for p in problems
+                if not (p.message.startswith("missing key ")
+                        and (p.path, f"did you mean {p.message[12:]}?") in meant)]
     problems.sort(key=lambda p: (p.file, p.line, p.column))
     return problems
 
@@ -88,7 +94,8 @@ def _convert(doc: Document, error: ValidationError) -> list[Problem]:
         return out
     if v == "required" and isinstance(instance, dict):
         missing = [k for k in error.validator_value if k not in instance]
-        return [doc.problem(path, f"missing key {k!r}", expected=f"a {k!r} key here")
+        props = error.schema.get("properties", {})
+        return [doc.problem(path, f"missing key {k!r}", expected=_key_hint(k, props.get(k, {})))
                 for k in missing]
     if v == "type":
         return [doc.problem(path, f"{_describe(instance)} is not allowed here",
@@ -99,6 +106,9 @@ def _convert(doc: Document, error: ValidationError) -> list[Problem]:
                             expected="one of " + ", ".join(options),
                             suggestion=did_you_mean(str(instance), options))]
     if v == "const":
+        if path == ("language",):
+            return [doc.problem(path, f"language version {instance!r} is not supported by this "
+                                "rulesdsl", expected=f"language: {error.validator_value}")]
         return [doc.problem(path, f"{_describe(instance)} is not allowed here",
                             expected=repr(error.validator_value))]
     if v == "pattern":
@@ -154,12 +164,24 @@ def _convert_alternatives(doc: Document, error: ValidationError) -> list[Problem
     return [doc.problem(path, f"{_describe(error.instance)} is not allowed here", expected=words)]
 
 
+def _key_hint(key: str, schema: dict[str, Any]) -> str:
+    """What a missing key should hold, from the schema's own words."""
+    if "enum" in schema:
+        return f"{key}: one of " + ", ".join(map(str, schema["enum"]))
+    if "const" in schema:
+        return f"{key}: {schema['const']}"
+    description = schema.get("description")
+    return f"{key}: {description[0].lower()}{description[1:].rstrip('.')}" if description \
+        else f"a {key!r} key"
+
+
 def _allowed_words(allowed: list[str]) -> str | None:
     if not allowed:
         return None
-    if len(allowed) > 12:
+    words = ", ".join(allowed)
+    if len(words) > 160:
         return "a documented key (see docs/language.md)"
-    return "one of " + ", ".join(allowed)
+    return "one of " + words
 
 
 def _pattern_words(pattern: str) -> str:

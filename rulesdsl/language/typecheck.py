@@ -25,12 +25,14 @@ class ExpressionError(RulesdslError):
     """A type or name error in an expression; `offset` is 0-based in its text."""
 
     def __init__(self, message: str, offset: int = 0, expected: str | None = None,
-                 suggestion: str | None = None):
+                 suggestion: str | None = None, quiet: bool = False):
         super().__init__(message)
         self.message = message
         self.offset = offset
         self.expected = expected
         self.suggestion = suggestion
+        # quiet: a consequence of a problem already reported elsewhere (a broken define).
+        self.quiet = quiet
 
 
 class EvaluationError(RulesdslError):
@@ -186,7 +188,8 @@ class DefineTable:
             try:
                 result: tuple[str, Fn] | None = compile_expression(self.raw[name], scope)
             except ExpressionError as exc:
-                self.on_error(name, exc)
+                if not exc.quiet:
+                    self.on_error(name, exc)
                 result = None
         finally:
             self._active.pop()
@@ -198,7 +201,8 @@ class DefineTable:
             try:
                 self.resolve(name)
             except ExpressionError as exc:
-                self.on_error(name, exc)
+                if not exc.quiet:
+                    self.on_error(name, exc)
                 self.compiled[name] = None
 
 
@@ -227,9 +231,15 @@ def _resolve_name(node: ast.Name, scope: Scope) -> tuple[str, Fn]:
                 return t, lambda env, g=getter: g(env.element)
             return t, lambda env, g=getter, d=depth: g(_at_depth(env, d).element)
         if current.defines and name in current.defines.raw:
-            resolved = current.defines.resolve(name)
+            try:
+                resolved = current.defines.resolve(name)
+            except ExpressionError as exc:
+                if exc.offset == 0 and "cycle" in exc.message:
+                    exc.offset = node.pos  # point at the reference that closes the cycle
+                raise
             if resolved is None:
-                raise ExpressionError(f"{name!r} is defined with an error", node.pos)
+                raise ExpressionError(f"{name!r} is defined with an error", node.pos,
+                                      quiet=True)
             t, fn = resolved
             if depth == 0:
                 return t, fn

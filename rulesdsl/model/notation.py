@@ -136,8 +136,11 @@ def parse_cards(text: str) -> list[int]:
         match = _CARD_RE.match(stripped, pos)
         if not match:
             bad = _SEPARATORS.split(stripped[pos:], maxsplit=1)[0]
-            raise NotationError(
+            exc = NotationError(
                 f"{bad!r} is not a card; write suit then rank (S2 H10 DK CA) or BJ / LJ")
+            exc.offset = pos + (len(text) - len(text.lstrip()))  # type: ignore[attr-defined]
+            exc.token = bad  # type: ignore[attr-defined]
+            raise exc
         kinds.append(parse_card(match.group(0)))
         pos = match.end()
     return kinds

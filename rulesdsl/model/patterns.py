@@ -273,7 +273,9 @@ class _RankMatcher:
 
 def _rank_readings(hc: HandContext, cards: list[int]) -> list[Reading]:
     r = hc.ruleset
-    matcher = _RankMatcher(hc)
+    matcher = hc.__dict__.get("_rank_matcher")
+    if matcher is None:
+        matcher = hc.__dict__["_rank_matcher"] = _RankMatcher(hc)
     from ..language.typecheck import Env
 
     n = len(cards)
