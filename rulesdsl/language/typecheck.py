@@ -134,7 +134,7 @@ def _constants_for(element: str | None) -> dict[str, tuple[str, Any]]:
     if element in (TILE, SET, HAND):
         consts.update({s: (TILESUIT, s) for s in nt.TILE_SUITS})
         consts.update({w: (STRING, w) for w in
-                       ("pair", "chow", "pung", "kong", "closed", "edge", "single", "other")})
+                       ("pair", "chow", "pung", "kong", "closed", "edge", "other")})
     return consts
 
 
