@@ -25,7 +25,9 @@ from ..model.ruleset import (
     ScoringItem,
     Table,
     Tier,
+    TrickPlay,
     Wild,
+    trick_result_names,
 )
 from ..resources import bundled_rulesets
 from . import ast
@@ -258,6 +260,7 @@ class _Compiler:
         formulas = self._formulas()
         win, limit_hands, items, totals = self._tiles_scoring(formulas)
         levels = self._levels()
+        play = self._play(tables, formulas)
         examples = self._examples(tables, formulas, patterns)
         resolved = self._resolved()
         digest = hashlib.sha256(
@@ -275,7 +278,7 @@ class _Compiler:
             demoted=pats.get("demoted", "normal"), points=points,
             points_total=d.get("points_total"), levels=levels, tables=tables,
             formulas=formulas, win=win, limit_hands=limit_hands, scoring_items=items,
-            totals=totals, examples=examples,
+            totals=totals, examples=examples, play=play,
         )
         if not any(p.severity == "error" for p in self.problems):
             self._static_checks(ruleset)
@@ -817,6 +820,92 @@ class _Compiler:
                            suggestion=did_you_mean(fname, formulas))
         _ = hand_scope
         return win, limit_hands, items, totals
+
+    def _play(self, tables: dict[str, Table], formulas: dict[str, Formula]) -> TrickPlay | None:
+        pl = self.data.get("play")
+        if pl is None:
+            return None
+        if self.family != "trick":
+            self.error(("play",), "play: is the trick family's section", key=True)
+            return None
+        out = TrickPlay()
+        dec = pl.get("declare")
+        if dec is not None:
+            c = self.expr(("play", "declare", "select"), dec["select"], self.card_scope, BOOL)
+            out.declare_select = c[1] if c else None
+            out.declare_max = dec.get("max", 3)
+            out.overcall_min = dec.get("overcall_min", 2)
+            out.overcall = dec.get("overcall", "more")
+            out.suit_order = list(dec.get("suit_order", ["D", "C", "H", "S"]))
+            out.reinforce = dec.get("reinforce", True)
+            out.self_overcall = dec.get("self_overcall", True)
+            out.fallback = dec.get("fallback", "random_suit")
+        out.first_dealer = pl.get("first_dealer", "declarer")
+        kitty = pl.get("kitty", {})
+        if "capture" in kitty:
+            scope = Scope(element=None, values={**self.values_types, "kitty_points": INT,
+                                                "last_pattern": "string", "last_size": INT,
+                                                "last_units": INT})
+            c = self.expr(("play", "kitty", "capture"), kitty["capture"], scope, INT)
+            out.kitty_capture = c[1] if c else None
+        out.follow_shape = pl.get("follow", {}).get("shape", "ignore")
+        throw = pl.get("throw", {})
+        out.throw_allowed = throw.get("allowed", "plain")
+        out.throw_failure = throw.get("failure", "smallest_card")
+        out.throw_penalty = throw.get("penalty", 0)
+        for i, cap in enumerate(pl.get("captures", [])):
+            c = self.expr(("play", "captures", i, "select"), cap["select"], self.card_scope,
+                          BOOL)
+            if c:
+                out.captures.append((cap["name"], c[1]))
+        names = trick_result_names([n for n, _ in out.captures])
+        res = pl.get("result")
+        if res is not None:
+            t = res["table"]
+            if t not in tables:
+                self.error(("play", "result", "table"), f"no table named {t!r}",
+                           expected="a table under tables", suggestion=did_you_mean(t, tables))
+            else:
+                out.result_table = t
+                table = tables[t]
+                for field_name, kind in (("side", ["dealer", "defenders", "none"]),
+                                         ("levels", "int"),
+                                         ("next_dealer", ["partner", "next_player", "same"])):
+                    have = table.outputs.get(field_name)
+                    ok = have == kind if isinstance(kind, str) else \
+                        isinstance(have, list) and set(have) <= set(kind)
+                    if not ok:
+                        self.error(("tables", t, "output"), f"the result table needs output "
+                                   f"{field_name!r}", expected=f"{field_name}: "
+                                   + (kind if isinstance(kind, str) else
+                                      "words from " + ", ".join(kind)))
+                for j, name in enumerate(table.inputs):
+                    if name not in names:
+                        self.error(("tables", t, "input", j), f"the trick engine gives no "
+                                   f"value {name!r}", expected="one of " + ", ".join(names))
+            for key in ("swing",):
+                f = res.get(key)
+                if f is None:
+                    continue
+                if f not in formulas:
+                    self.error(("play", "result", key), f"no formula named {f!r}",
+                               expected="a formula under formulas",
+                               suggestion=did_you_mean(f, formulas))
+                    continue
+                out.swing = f
+                for j, name in enumerate(formulas[f].inputs):
+                    if name not in names:
+                        self.error(("formulas", f, "input", j), f"the trick engine gives no "
+                                   f"value {name!r}", expected="one of " + ", ".join(names),
+                                   suggestion=did_you_mean(name, names))
+            ob = res.get("overcall_bonus")
+            if ob is not None:
+                if ob not in tables:
+                    self.error(("play", "result", "overcall_bonus"), f"no table named {ob!r}",
+                               suggestion=did_you_mean(ob, tables))
+                else:
+                    out.overcall_bonus = ob
+        return out
 
     def _levels(self) -> dict[str, Any] | None:
         lv = self.data.get("levels")

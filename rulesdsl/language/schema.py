@@ -408,6 +408,81 @@ def ruleset_schema() -> dict[str, Any]:
                  "must_stop": {"type": "array", "items": RANK}},
                 ["ladder"],
             ),
+            "play": _obj(
+                "How a hand of the trick family is played (the trick engine).",
+                {
+                    "declare": _obj(
+                        "Declaring trump during the deal by showing cards (叫主, 反主).",
+                        {
+                            "select": {**EXPR, "description": "Cards that may be shown "
+                                                               "(usually level cards)."},
+                            "max": _int("Most identical cards shown at once.", 1, 8),
+                            "overcall_min": _int("Fewest cards that overcall.", 1, 8),
+                            "overcall": {"enum": ["more", "more_or_higher_suit"],
+                                         "description": "more: more cards overcall; "
+                                                        "more_or_higher_suit: also as many "
+                                                        "cards of a higher suit."},
+                            "suit_order": {"type": "array", "items": {"enum": ["S", "H", "D",
+                                                                                "C"]},
+                                           "minItems": 4, "maxItems": 4, "uniqueItems": True,
+                                           "description": "Suits low to high, for ties."},
+                            "reinforce": {"type": "boolean",
+                                          "description": "A declarer may add cards (加固)."},
+                            "self_overcall": {"type": "boolean",
+                                              "description": "A declarer may overcall "
+                                                             "themselves in another suit."},
+                            "fallback": {"enum": ["turn_up_kitty", "random_suit"],
+                                         "description": "When nobody declares."},
+                            "doc": _s("The seed's words."),
+                        },
+                        ["select"],
+                    ),
+                    "first_dealer": {"enum": ["declarer", "random"],
+                                     "description": "Who deals the first hand."},
+                    "kitty": _obj(
+                        "The kitty at the end of the hand.",
+                        {"capture": {**EXPR, "description": "Points the defenders add when "
+                                     "they win the last trick; names: kitty_points, "
+                                     "last_pattern, last_size, last_units."},
+                         "doc": _s("The seed's words.")},
+                    ),
+                    "follow": _obj(
+                        "Following the led suit-system.",
+                        {"shape": {"enum": ["ignore"],
+                                   "description": "ignore: any cards of the led suit-system "
+                                                  "(中心五, 红五: 「对牌型无要求」)."},
+                         "doc": _s("The seed's words.")},
+                    ),
+                    "throw": _obj(
+                        "Throws (甩牌): several combinations of one suit-system at once.",
+                        {"allowed": {"enum": ["plain", "any", "none"],
+                                     "description": "Where throws are allowed."},
+                         "failure": {"enum": ["smallest_card", "smallest_unit"],
+                                     "description": "What is played when a throw fails."},
+                         "penalty": _int("Points a failed throw moves to or from the "
+                                         "defenders.", 0, 1000),
+                         "doc": _s("The seed's words.")},
+                    ),
+                    "captures": {"type": "array", "description": "Opponents' cards counted "
+                                 "when captured in a trick (红五, 方五).",
+                                 "items": _obj("A captured card kind.",
+                                               {"name": NAME, "select": EXPR,
+                                                "doc": _s("A note.")},
+                                               ["name", "select"])},
+                    "result": _obj(
+                        "Turning the hand into level changes.",
+                        {"table": {**NAME, "description": "A table with input points and "
+                                   "outputs side, levels, next_dealer."},
+                         "swing": {**NAME, "description": "A formula giving the final signed "
+                                   "level change (+ defenders, - dealer side)."},
+                         "overcall_bonus": {**NAME, "description": "A table: overcall_cards "
+                                            "to bonus levels."},
+                         "doc": _s("The seed's words.")},
+                        ["table"],
+                    ),
+                    "doc": _s("A note."),
+                },
+            ),
             "win": _obj(
                 "Winning shape (tiles family).",
                 {

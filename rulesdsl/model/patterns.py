@@ -62,9 +62,10 @@ def beats(hc: HandContext, a: Reading, b: Reading) -> bool:
     if hc.ruleset.family == "trick":
         if a.pattern != b.pattern or a.size != b.size:
             return False
-        if (a.demoted or b.demoted) and hc.ruleset.demoted == "incomparable":
-            return False
         if a.system == b.system:
+            # 下放: a demoted play and a same-shape play of its suit cannot beat each other.
+            if (a.demoted or b.demoted) and hc.ruleset.demoted == "incomparable":
+                return False
             return a.key > b.key
         return a.system == TRUMP and b.system != TRUMP
     if a.bomb and not b.bomb:

@@ -150,6 +150,38 @@ class LimitHand:
 
 
 @dataclass
+class TrickPlay:
+    """The trick family's `play:` section, compiled."""
+
+    declare_select: Fn | None = None
+    declare_max: int = 3
+    overcall_min: int = 2
+    overcall: str = "more"
+    suit_order: list[str] = field(default_factory=lambda: ["D", "C", "H", "S"])
+    reinforce: bool = True
+    self_overcall: bool = True
+    fallback: str = "random_suit"
+    first_dealer: str = "declarer"
+    kitty_capture: Fn | None = None
+    follow_shape: str = "ignore"
+    throw_allowed: str = "plain"
+    throw_failure: str = "smallest_card"
+    throw_penalty: int = 0
+    captures: list[tuple[str, Fn]] = field(default_factory=list)
+    result_table: str | None = None
+    swing: str | None = None
+    overcall_bonus: str | None = None
+
+
+# Names the trick engine supplies to the result table and the swing formula.
+def trick_result_names(captures: list[str]) -> list[str]:
+    names = ["points", "kitty_points", "defender_levels", "dealer_levels"]
+    for c in captures:
+        names += [f"defender_{c}", f"dealer_{c}"]
+    return names
+
+
+@dataclass
 class Ruleset:
     """The compiled, fully resolved ruleset."""
 
@@ -188,6 +220,18 @@ class Ruleset:
     scoring_items: list[ScoringItem]
     totals: dict[str, str]
     examples: list[dict[str, Any]]
+    play: TrickPlay | None = None
+
+    def new_game(self, seed: int = 0, **options: Any):
+        """A new match (or `hands=N` hands) of this ruleset, deterministic given the seed."""
+        from ..engine import game_for
+
+        return game_for(self).new_game(seed=seed, **options)
+
+    def state_from_json(self, text: str):
+        from ..engine import game_for
+
+        return game_for(self).state_from_json(text)
 
     @property
     def is_tiles(self) -> bool:

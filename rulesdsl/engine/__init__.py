@@ -1,0 +1,21 @@
+"""The engines: one generic interpreter per family, all honouring one state API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import RulesdslError
+from ..model.ruleset import Ruleset
+from .base import CHANCE, TERMINAL, Action, IllegalAction, LegalActions
+
+
+def game_for(ruleset: Ruleset) -> Any:
+    """The engine that runs this ruleset's family."""
+    if ruleset.family == "trick":
+        from .trick import TrickGame
+
+        return TrickGame(ruleset)
+    raise RulesdslError(f"no engine for the {ruleset.family} family yet")
+
+
+__all__ = ["Action", "IllegalAction", "LegalActions", "CHANCE", "TERMINAL", "game_for"]

@@ -1,0 +1,117 @@
+"""The state API every engine honours (after OpenSpiel).
+
+    game = rulesdsl.load("some-ruleset")
+    state = game.new_game(seed=7)
+    while not state.is_terminal():
+        action = state.sample_action(rng)        # or pick from state.legal_actions()
+        state.apply(action)
+    state.returns()
+
+Actions are readable values in the project's notation: a play is the cards
+(`"H6 H6 H7 H7"`), other actions name themselves (`"pass"`, `"declare H2 H2"`,
+`"bury C3 C4"`). `Action.parse` reads both the text and the JSON form.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import NotationError, RulesdslError
+from ..model import notation as nt
+
+TERMINAL = -2
+CHANCE = -1
+
+ACTION_KINDS = ("play", "pass", "declare", "bury")
+
+
+class IllegalAction(RulesdslError):
+    """An action the rules do not allow here. The state is left untouched."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, order=True)
+class Action:
+    """A move: its kind and the cards it shows (sorted card kinds)."""
+
+    kind: str
+    cards: tuple[int, ...] = ()
+
+    @staticmethod
+    def of(kind: str, cards: Iterable[int] = ()) -> Action:
+        return Action(kind, tuple(sorted(cards)))
+
+    def __str__(self) -> str:
+        text = nt.format_cards(self.cards)
+        if self.kind == "play":
+            return text
+        return f"{self.kind} {text}".strip()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "cards": nt.format_cards(self.cards)}
+
+    @staticmethod
+    def parse(value: Any) -> Action:
+        """An action from its text (`"H6 H6"`, `"pass"`, `"declare H2"`) or JSON form."""
+        if isinstance(value, Action):
+            return value
+        if isinstance(value, dict):
+            kind = value.get("type")
+            if kind not in ACTION_KINDS:
+                raise IllegalAction(f"unknown action type {kind!r}; expected one of "
+                                    + ", ".join(ACTION_KINDS))
+            try:
+                return Action.of(kind, nt.parse_cards(value.get("cards", "") or ""))
+            except NotationError as exc:
+                raise IllegalAction(str(exc)) from None
+        if not isinstance(value, str):
+            raise IllegalAction(f"{value!r} is not an action")
+        text = value.strip()
+        if not text:
+            raise IllegalAction("empty action; write cards such as 'H6 H6' or 'pass'")
+        head, _, rest = text.partition(" ")
+        try:
+            if head in ACTION_KINDS:
+                return Action.of(head, nt.parse_cards(rest) if rest.strip() else [])
+            return Action.of("play", nt.parse_cards(text))
+        except NotationError as exc:
+            raise IllegalAction(str(exc)) from None
+
+
+class LegalActions:
+    """The legal actions of a state, never materialised: iterate, count, test, sample."""
+
+    def __init__(self, iterate: Callable[[], Iterator[Action]], count: Callable[[], int],
+                 contains: Callable[[Action], bool],
+                 sample: Callable[[random.Random], Action]):
+        self._iterate = iterate
+        self._count = count
+        self._contains = contains
+        self._sample = sample
+
+    def __iter__(self) -> Iterator[Action]:
+        return self._iterate()
+
+    def __len__(self) -> int:
+        return self._count()
+
+    def count(self) -> int:
+        return self._count()
+
+    def __contains__(self, action: object) -> bool:
+        try:
+            return self._contains(Action.parse(action))
+        except IllegalAction:
+            return False
+
+    def sample(self, rng: random.Random) -> Action:
+        return self._sample(rng)
+
+    def __repr__(self) -> str:
+        return f"<LegalActions: {self.count()}>"

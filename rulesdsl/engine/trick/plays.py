@@ -1,0 +1,168 @@
+"""Plays within one suit-system: which patterns a holding contains, throws, winners.
+
+Everything here works on count vectors (card kind → count) and the hand context's
+integer tables; pattern recognition is `rulesdsl.model.patterns.readings`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from ...model.hand import HandContext
+from ...model.patterns import Reading, beats, readings
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One combination of a lead or throw: its cards and how they read."""
+
+    cards: tuple[int, ...]
+    reading: Reading
+
+
+def system_counts(hc: HandContext, counts: list[int], system: str) -> list[int]:
+    return [c if c and hc.system[k] == system else 0 for k, c in enumerate(counts)]
+
+
+def pattern_plays(hc: HandContext, counts: list[int], system: str) -> list[tuple[int, ...]]:
+    """Every distinct single-pattern play held in one suit-system (demotions included)."""
+    r = hc.ruleset
+    found: set[tuple[int, ...]] = set()
+    kinds = [k for k, c in enumerate(counts) if c and hc.system[k] == system]
+    # Kinds that may join this system under an alternate identity (下放).
+    alt_kinds = [k for k, c in enumerate(counts) if c and k not in kinds
+                 and any(a.system == system for a in hc.alternates.get(k, []))]
+    for pd in r.patterns:
+        if pd.shape == "group" and pd.group is not None:
+            lo, hi = pd.group
+            for k in kinds:
+                for g in range(lo, min(hi, counts[k]) + 1):
+                    found.add((k,) * g)
+        elif pd.shape == "run" and pd.run is not None and pd.run.over is None:
+            g = pd.run.group
+            lo, hi = pd.run.length
+            entries = []  # (place, kind)
+            for k in kinds:
+                if counts[k] >= g:
+                    entries.append((hc.place[k], k))
+            for k in kinds + alt_kinds:
+                if counts[k] >= g:
+                    for alt in hc.alternates.get(k, []):
+                        if alt.system == system and pd.name in alt.patterns:
+                            entries.append((alt.place, k))
+            entries.sort()
+            for i in range(len(entries)):
+                _extend_runs(hc, system, entries, [entries[i]], i + 1, g, lo, hi, found)
+        elif pd.shape == "cards" and pd.cards is not None:
+            if all(counts[k] >= n for k, n in pd.cards.items()):
+                found.add(tuple(sorted(k for k, n in pd.cards.items() for _ in range(n))))
+    return sorted(p for p in found if readings(hc, list(p)))
+
+
+def _extend_runs(hc: HandContext, system: str, entries: list[tuple], chain: list[tuple],
+                 start: int, g: int, lo: int, hi: int, found: set) -> None:
+    """Grow runs of adjacent places from `chain`, recording each long enough."""
+    if lo <= len(chain) <= hi:
+        found.add(tuple(sorted(k for _, k in chain for _ in range(g))))
+    if len(chain) >= hi:
+        return
+    used = {e[1] for e in chain}
+    for j in range(start, len(entries)):
+        place, kind = entries[j]
+        if place <= chain[-1][0] or kind in used:
+            continue
+        extra = {e[0] for e in chain} | {place}
+        if hc.adjacent(system, chain[-1][0], place, extra):
+            _extend_runs(hc, system, entries, chain + [entries[j]], j + 1, g, lo, hi, found)
+
+
+def best_reading(hc: HandContext, cards: list[int]) -> Reading | None:
+    rs = readings(hc, cards)
+    if not rs:
+        return None
+    # Prefer a reading that keeps its rank (就低不就高 applies only when it must demote).
+    return max(rs, key=lambda r: (not r.demoted, r.size, r.key))
+
+
+def decompose(hc: HandContext, cards: list[int]) -> list[Unit]:
+    """Split a throw into combinations, largest first (tractors, triples, pairs, singles)."""
+    counts = [0] * len(hc.place)
+    for k in cards:
+        counts[k] += 1
+    system = hc.system[cards[0]]
+    units: list[Unit] = []
+    while sum(counts):
+        best: tuple[int, ...] | None = None
+        best_reading_: Reading | None = None
+        for play in pattern_plays(hc, counts, system):
+            rd = best_reading(hc, list(play))
+            if rd is None:
+                continue
+            if best is None or (len(play), rd.key) > (len(best), best_reading_.key):  # type: ignore
+                best, best_reading_ = play, rd
+        if best is None:  # cannot happen: every card is a single
+            break
+        for k in best:
+            counts[k] -= 1
+        units.append(Unit(best, best_reading_))  # type: ignore[arg-type]
+    return units
+
+
+def shape_of(units: list[Unit]) -> Counter:
+    return Counter((u.reading.pattern, u.reading.size) for u in units)
+
+
+def beatable_unit(hc: HandContext, unit: Unit, holdings: list[list[int]]) -> bool:
+    """Could any of these holdings beat this unit inside its own suit-system?"""
+    system = unit.reading.system
+    assert system is not None
+    for counts in holdings:
+        for play in pattern_plays(hc, counts, system):
+            if len(play) != len(unit.cards):
+                continue
+            for rd in readings(hc, list(play)):
+                if beats(hc, rd, unit.reading):
+                    return True
+    return False
+
+
+def arrange_as(hc: HandContext, cards: list[int], shape: Counter) -> list[Unit] | None:
+    """Arrange a play into units of exactly this shape, strongest arrangement first."""
+    counts = [0] * len(hc.place)
+    for k in cards:
+        counts[k] += 1
+    if not cards:
+        return []
+    system = hc.system[cards[0]]
+    wanted = sorted(shape.elements(), key=lambda s: -s[1])
+    result: list[Unit] = []
+
+    def search(i: int) -> bool:
+        if i == len(wanted):
+            return not any(counts)
+        name, size = wanted[i]
+        options = []
+        for play in pattern_plays(hc, counts, system):
+            if len(play) != size:
+                continue
+            for rd in readings(hc, list(play)):
+                if rd.pattern == name:
+                    options.append((rd.key, play, rd))
+        for _, play, rd in sorted(options, reverse=True):
+            for k in play:
+                counts[k] -= 1
+            result.append(Unit(play, rd))
+            if search(i + 1):
+                return True
+            result.pop()
+            for k in play:
+                counts[k] += 1
+        return False
+
+    return list(result) if search(0) else None
+
+
+def primary(units: list[Unit]) -> Unit:
+    """The unit that ranks a multi-unit play: the largest, then the strongest."""
+    return max(units, key=lambda u: (u.reading.size, u.reading.key))

@@ -1,0 +1,847 @@
+"""The trick-taking state machine: deal with declarations, kitty, tricks, hand results.
+
+One generic interpreter. Everything game-specific comes from the compiled
+ruleset: the per-hand order (trump, level), patterns and demotion, the `play:`
+section (declaring, throws, kitty capture, captures) and the result tables.
+Legality of a follow is a check on the proposed play (counts per suit-system);
+the follows are counted and sampled with rulesdsl.engine.multiset, never listed.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from ...errors import RulesdslError
+from ...language.typecheck import Env
+from ...model import notation as nt
+from ...model.hand import TRUMP, HandContext
+from ...model.patterns import beats, readings
+from ...model.ruleset import Ruleset
+from ..base import TERMINAL, Action, IllegalAction, LegalActions
+from ..multiset import count_submultisets, iter_submultisets, sample_submultiset
+from .plays import Unit, arrange_as, best_reading, decompose, pattern_plays, primary, shape_of
+
+STATE_FORMAT = 1
+PASS = Action("pass")
+
+
+class TrickGame:
+    """A trick-family ruleset ready to play."""
+
+    def __init__(self, ruleset: Ruleset):
+        if ruleset.family != "trick":
+            raise RulesdslError(f"{ruleset.id} is a {ruleset.family} ruleset, not trick-taking")
+        if ruleset.play is None:
+            raise RulesdslError(f"{ruleset.id} has no play: section; the trick engine needs "
+                                "one (see docs/language.md)")
+        self.ruleset = ruleset
+        self.rules = ruleset.play
+        self.players = ruleset.players
+        self.hand_size = ruleset.deal["hand_size"]
+        self.kitty_size = ruleset.deal.get("kitty", 0)
+        self.team_of = [0] * self.players
+        for t, seats in enumerate(ruleset.teams):
+            for s in seats:
+                self.team_of[s] = t
+        assert ruleset.levels is not None, "trick rulesets declare levels"
+        self.ladder: list[int] = ruleset.levels["ladder"]
+        self.must_stop = set(ruleset.levels["must_stop"])
+        self.start_level = self.ladder.index(ruleset.levels["start"])
+        self._contexts: dict[tuple[str, int], HandContext] = {}
+        deck = []
+        for kind, n in enumerate(ruleset.deck):
+            deck.extend([kind] * n)
+        self.deck = deck
+
+    def context(self, trump: str | None, level: int) -> HandContext:
+        key = (trump or "", level)
+        if key not in self._contexts:
+            self._contexts[key] = HandContext(self.ruleset, {"trump": trump, "level": level})
+        return self._contexts[key]
+
+    def new_game(self, seed: int = 0, hands: int | None = None) -> TrickState:
+        state = TrickState(self)
+        state.seed = seed
+        state.max_hands = hands
+        state.team_levels = [self.start_level] * len(self.ruleset.teams)
+        state._start_hand()
+        return state
+
+    def state_from_json(self, text: str) -> TrickState:
+        try:
+            data = json.loads(text)
+        except (TypeError, json.JSONDecodeError) as exc:
+            raise RulesdslError(f"not a saved state: {exc}") from None
+        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+            raise RulesdslError("not a saved trick state (format 1)")
+        if data.get("ruleset") != self.ruleset.hash:
+            raise RulesdslError("the saved state belongs to another ruleset (hash differs)")
+        state = TrickState(self)
+        for key in TrickState.FIELDS:
+            setattr(state, key, copy.deepcopy(data[key]))
+        return state
+
+
+class TrickState:
+    """One match of a trick-family game, hand after hand."""
+
+    FIELDS = (
+        "seed", "max_hands", "hand_no", "team_levels", "dealer", "phase", "deal_order",
+        "dealt", "deal_start", "deal_seat", "hands", "kitty", "declaration", "final_queue",
+        "to_act", "trump", "level", "leader", "trick", "defender_points", "captures",
+        "tricks_played", "last_trick", "log", "match_winner", "results",
+    )
+
+    def __init__(self, game: TrickGame):
+        self.game = game
+        self.seed = 0
+        self.max_hands: int | None = None
+        self.hand_no = 0
+        self.team_levels: list[int] = []
+        self.dealer: int | None = None
+        self.phase = "deal"
+        self.deal_order: list[int] = []
+        self.dealt = 0
+        self.deal_start = 0
+        self.deal_seat = 0
+        self.hands: list[list[int]] = []
+        self.kitty: list[int] = []
+        self.declaration: dict[str, Any] | None = None
+        self.final_queue: list[int] | None = None
+        self.to_act: int | None = None
+        self.trump: str | None = None
+        self.level = 2
+        self.leader = 0
+        self.trick: list[list[Any]] = []  # [seat, cards]
+        self.defender_points = 0
+        self.captures: dict[str, list[int]] = {}
+        self.tricks_played = 0
+        self.last_trick: dict[str, Any] | None = None
+        self.log: list[dict[str, Any]] = []
+        self.match_winner: int | None = None
+        self.results: list[dict[str, Any]] = []
+
+    # ------------------------------------------------------------ the API
+
+    @property
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        assert self.to_act is not None
+        return self.to_act
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def returns(self) -> list[float]:
+        """Per seat: +1 if its side won the match, -1 if it lost; for a match cut short
+        (`hands=N`), the levels its side climbed minus the levels the others climbed."""
+        g = self.game
+        if self.match_winner is not None:
+            return [1.0 if g.team_of[s] == self.match_winner else -1.0
+                    for s in range(g.players)]
+        base = g.start_level
+        gained = [lv - base for lv in self.team_levels]
+        out = []
+        for seat in range(g.players):
+            mine = gained[g.team_of[seat]]
+            others = sum(x for t, x in enumerate(gained) if t != g.team_of[seat])
+            out.append(float(mine - others))
+        return out
+
+    def clone(self) -> TrickState:
+        other = TrickState(self.game)
+        for key in self.FIELDS:
+            setattr(other, key, copy.deepcopy(getattr(self, key)))
+        return other
+
+    def to_json(self) -> str:
+        data = {"format": STATE_FORMAT, "ruleset": self.game.ruleset.hash}
+        for key in self.FIELDS:
+            data[key] = getattr(self, key)
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TrickState) and other.to_json() == self.to_json()
+
+    def legal_actions(self) -> LegalActions:
+        return LegalActions(self._iter_actions, self._count_actions, self.is_legal,
+                            self.sample_action)
+
+    def is_legal(self, action: Any) -> bool:
+        try:
+            self._check(Action.parse(action))
+        except IllegalAction:
+            return False
+        return True
+
+    def why_illegal(self, action: Any) -> str | None:
+        try:
+            self._check(Action.parse(action))
+        except IllegalAction as exc:
+            return exc.reason
+        return None
+
+    def apply(self, action: Any) -> None:
+        """Apply a legal action; raise IllegalAction (state untouched) otherwise."""
+        act = Action.parse(action)
+        self._check(act)
+        self._do(act)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What `player` may see: own hand, public declarations and plays, scores."""
+        g = self.game
+        if not 0 <= player < g.players:
+            raise RulesdslError(f"no seat {player}")
+        public_log = []
+        for event in self.log:
+            if event["type"] == "bury" and event["seat"] != player:
+                public_log.append({"type": "bury", "seat": event["seat"],
+                                   "count": len(event["cards"].split())})
+            elif event["type"] == "take_kitty" and event["seat"] != player:
+                public_log.append({"type": "take_kitty", "seat": event["seat"]})
+            elif event["type"] == "hand_end":
+                public_log.append(event)
+            else:
+                public_log.append(event)
+        obs = {
+            "seat": player,
+            "hand": nt.format_cards(self._cards(self.hands[player])) if self.hands else "",
+            "hand_no": self.hand_no,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "trump": self.trump,
+            "level": nt.rank_name(self.level),
+            "team_levels": [nt.rank_name(g.ladder[i]) for i in self.team_levels],
+            "declaration": self._declaration_text(),
+            "trick": [[s, nt.format_cards(c)] for s, c in self.trick],
+            "leader": self.leader,
+            "defender_points": self.defender_points,
+            "hand_sizes": [sum(h) for h in self.hands],
+            "to_act": self.to_act,
+            "log": public_log,
+        }
+        if self.phase == "over" or (self.dealer == player and self.phase == "play"):
+            obs["kitty"] = nt.format_cards(self.kitty)
+        return obs
+
+    # ------------------------------------------------------------ helpers
+
+    def _cards(self, counts: list[int]) -> list[int]:
+        return [k for k, c in enumerate(counts) for _ in range(c)]
+
+    def _next(self, seat: int) -> int:
+        n = self.game.players
+        step = 1 if self.game.ruleset.direction == "counter-clockwise" else -1
+        return (seat + step) % n
+
+    def _rng(self, purpose: str) -> random.Random:
+        return random.Random(f"{self.seed}/{self.hand_no}/{purpose}")
+
+    @property
+    def hc(self) -> HandContext:
+        return self.game.context(self.trump, self.level)
+
+    def _declaration_text(self) -> str | None:
+        d = self.declaration
+        if not d:
+            return None
+        return f"seat {d['seat']}: {nt.format_cards([d['kind']] * d['count'])}"
+
+    def _event(self, **event: Any) -> None:
+        event["hand"] = self.hand_no
+        self.log.append(event)
+
+    def _dealer_team(self) -> int:
+        assert self.dealer is not None
+        return self.game.team_of[self.dealer]
+
+    # ------------------------------------------------------------ the deal
+
+    def _start_hand(self) -> None:
+        g = self.game
+        self.phase = "deal"
+        order = list(g.deck)
+        rng = self._rng("shuffle")
+        rng.shuffle(order)
+        self.deal_order = order
+        self.dealt = 0
+        if self.dealer is None:
+            self.deal_start = self._rng("first").randrange(g.players)
+            self.level = g.ladder[g.start_level]
+        else:
+            self.deal_start = self.dealer
+            self.level = g.ladder[self.team_levels[g.team_of[self.dealer]]]
+        self.deal_seat = self.deal_start
+        self.hands = [[0] * len(g.ruleset.deck) for _ in range(g.players)]
+        self.kitty = []
+        self.declaration = None
+        self.final_queue = None
+        self.to_act = None
+        self.trump = None
+        self.trick = []
+        self.defender_points = 0
+        self.captures = {name: [0, 0] for name, _ in g.rules.captures}
+        self.tricks_played = 0
+        self.last_trick = None
+        self._event(type="hand_start", dealer=self.dealer, level=nt.rank_name(self.level),
+                    deal_start=self.deal_start)
+        self._advance()
+
+    def _declarable(self, seat: int) -> list[Action]:
+        """Declarations `seat` could make now."""
+        rules = self.game.rules
+        if rules.declare_select is None:
+            return []
+        hc_values = {"trump": None, "level": self.level}
+        out = []
+        cur = self.declaration
+        for kind, have in enumerate(self.hands[seat]):
+            if not have or kind >= 52:
+                continue
+            if not rules.declare_select(Env(kind, {**self.game.ruleset.options, **hc_values})):
+                continue
+            suit = nt.card_suit(kind)
+            for count in range(1, min(have, rules.declare_max) + 1):
+                if self._declaration_ok(seat, kind, suit, count, cur):
+                    out.append(Action.of("declare", [kind] * count))
+        return out
+
+    def _declaration_ok(self, seat: int, kind: int, suit: str | None, count: int,
+                        cur: dict[str, Any] | None) -> bool:
+        rules = self.game.rules
+        if cur is None:
+            return True
+        if cur["seat"] == seat and cur["kind"] == kind:
+            return rules.reinforce and count > cur["count"] and not cur.get("overcalled")
+        if cur["seat"] == seat and not rules.self_overcall:
+            return False
+        if count < rules.overcall_min:
+            return False
+        if count > cur["count"]:
+            return True
+        if count == cur["count"] and rules.overcall == "more_or_higher_suit":
+            order = rules.suit_order
+            return order.index(suit) > order.index(nt.card_suit(cur["kind"]))
+        return False
+
+    def _advance(self) -> None:
+        """Run automatic steps (dealing) until someone must decide."""
+        g = self.game
+        while self.phase == "deal" and self.to_act is None:
+            to_hands = g.hand_size * g.players
+            if self.dealt < to_hands:
+                kind = self.deal_order[self.dealt]
+                seat = self.deal_seat
+                self.hands[seat][kind] += 1
+                self.dealt += 1
+                self.deal_seat = self._next(seat)
+                sel = g.rules.declare_select
+                if sel is not None and kind < 52 and sel(Env(kind, {**g.ruleset.options,
+                                                                    "trump": None,
+                                                                    "level": self.level})):
+                    if self._declarable(seat):
+                        self.to_act = seat
+                continue
+            if self.final_queue is None:
+                self.kitty = self.deal_order[to_hands:]
+                self.final_queue = self._round_from(self.deal_start)
+            while self.final_queue:
+                seat = self.final_queue[0]
+                if self._declarable(seat):
+                    self.to_act = seat
+                    break
+                self.final_queue.pop(0)
+            if self.to_act is None:
+                self._finish_declaring()
+
+    def _round_from(self, seat: int) -> list[int]:
+        out = []
+        for _ in range(self.game.players):
+            out.append(seat)
+            seat = self._next(seat)
+        return out
+
+    def _finish_declaring(self) -> None:
+        g = self.game
+        d = self.declaration
+        if d is not None:
+            self.trump = nt.card_suit(d["kind"])
+            if self.dealer is None:
+                self.dealer = d["seat"] if g.rules.first_dealer == "declarer" else \
+                    self._rng("dealer").randrange(g.players)
+        else:
+            self.trump = self._fallback_suit()
+            if self.dealer is None:
+                self.dealer = self.deal_start
+        self.level = g.ladder[self.team_levels[g.team_of[self.dealer]]]
+        self._event(type="trump", suit=self.trump, level=nt.rank_name(self.level),
+                    dealer=self.dealer, declared=d is not None)
+        self._event(type="take_kitty", seat=self.dealer, cards=nt.format_cards(self.kitty))
+        for kind in self.kitty:
+            self.hands[self.dealer][kind] += 1
+        self.phase = "bury" if g.kitty_size else "play"
+        self.to_act = self.dealer
+        self.leader = self.dealer
+
+    def _fallback_suit(self) -> str:
+        g = self.game
+        if g.rules.fallback == "turn_up_kitty":
+            self._event(type="turn_up_kitty", cards=nt.format_cards(self.kitty))
+            sel = g.rules.declare_select
+            values = {**g.ruleset.options, "trump": None, "level": self.level}
+            for kind in self.kitty:
+                if kind < 52 and sel is not None and sel(Env(kind, values)):
+                    return nt.card_suit(kind)  # type: ignore[return-value]
+            suited = [k for k in self.kitty if k < 52]
+            if suited:
+                best = max(suited, key=lambda k: nt.card_rank(k))  # first of the highest
+                return nt.card_suit(best)  # type: ignore[return-value]
+        return self._rng("fallback").choice(list(nt.SUITS))
+
+    # ------------------------------------------------------------ legality
+
+    def _check(self, act: Action) -> None:
+        if self.phase == "over":
+            raise IllegalAction("the match is over")
+        seat = self.to_act
+        assert seat is not None
+        if self.phase == "deal":
+            if act == PASS:
+                return
+            if act.kind != "declare":
+                raise IllegalAction("during the deal you may only declare or pass")
+            if act not in self._declarable(seat):
+                raise IllegalAction(self._why_not_declaration(seat, act))
+            return
+        if self.phase == "bury":
+            if act.kind != "bury":
+                raise IllegalAction(f"the dealer must bury {self.game.kitty_size} cards "
+                                    f"(bury ...)")
+            if len(act.cards) != self.game.kitty_size:
+                raise IllegalAction(f"bury exactly {self.game.kitty_size} cards, not "
+                                    f"{len(act.cards)}")
+            self._check_held(seat, act.cards)
+            return
+        if act.kind != "play":
+            raise IllegalAction("it is time to play cards")
+        if not act.cards:
+            raise IllegalAction("play at least one card")
+        self._check_held(seat, act.cards)
+        if not self.trick:
+            self._check_lead(act.cards)
+        else:
+            self._check_follow(seat, act.cards)
+
+    def _why_not_declaration(self, seat: int, act: Action) -> str:
+        kinds = set(act.cards)
+        if len(kinds) != 1:
+            return "declare with identical cards of one suit"
+        kind = act.cards[0]
+        if self.hands[seat][kind] < len(act.cards):
+            return f"you do not hold {len(act.cards)} × {nt.format_card(kind)}"
+        if len(act.cards) > self.game.rules.declare_max:
+            return f"declare with at most {self.game.rules.declare_max} cards"
+        cur = self.declaration
+        if cur is not None:
+            return (f"{nt.format_cards(act.cards)} does not overcall "
+                    f"{nt.format_cards([cur['kind']] * cur['count'])}")
+        return f"{nt.format_card(kind)} cannot be shown to declare"
+
+    def _check_held(self, seat: int, cards: tuple[int, ...]) -> None:
+        need = Counter(cards)
+        hand = self.hands[seat]
+        for kind, n in need.items():
+            if kind >= len(hand) or hand[kind] < n:
+                have = hand[kind] if kind < len(hand) else 0
+                raise IllegalAction(f"you hold {have} × {nt.format_card(kind)}, not {n}")
+
+    def _throwable(self, system: str) -> bool:
+        allowed = self.game.rules.throw_allowed
+        return allowed == "any" or (allowed == "plain" and system != TRUMP)
+
+    def _check_lead(self, cards: tuple[int, ...]) -> None:
+        hc = self.hc
+        systems = {hc.system[k] for k in cards}
+        if len(systems) != 1:
+            raise IllegalAction("a lead is all of one suit-system (one plain suit, or trumps)")
+        if readings(hc, list(cards)):
+            return
+        system = systems.pop()
+        if len(cards) >= 2 and self._throwable(system):
+            return
+        what = "trumps" if system == TRUMP else "cards"
+        raise IllegalAction(f"these {what} form no pattern, and a throw is not allowed here")
+
+    def _check_follow(self, seat: int, cards: tuple[int, ...]) -> None:
+        hc = self.hc
+        lead = self.trick[0][1]
+        n = len(lead)
+        if len(cards) != n:
+            raise IllegalAction(f"follow with {n} card(s), not {len(cards)}")
+        system = hc.system[lead[0]]
+        held = sum(c for k, c in enumerate(self.hands[seat]) if c and hc.system[k] == system)
+        played = sum(1 for k in cards if hc.system[k] == system)
+        name = "trumps" if system == TRUMP else f"{nt.SUIT_PICTURES.get(system, system)}"
+        if held >= n and played < n:
+            raise IllegalAction(f"you hold {held} {name}: follow with {n} of them")
+        if held < n and played < held:
+            raise IllegalAction(f"play all your {held} {name} before other cards")
+
+    # ------------------------------------------------------------ enumeration
+
+    def _iter_actions(self) -> Iterator[Action]:
+        if self.phase == "over":
+            return
+        seat = self.to_act
+        assert seat is not None
+        if self.phase == "deal":
+            yield PASS
+            yield from self._declarable(seat)
+            return
+        hand = self.hands[seat]
+        if self.phase == "bury":
+            for pick in iter_submultisets(hand, self.game.kitty_size):
+                yield Action.of("bury", self._cards(pick))
+            return
+        if not self.trick:
+            yield from self._iter_leads(seat)
+            return
+        yield from (Action.of("play", self._cards(p)) for p in self._follow_space(seat)[2]())
+
+    def _follow_space(self, seat: int):
+        """(counts to choose from, how many, iterator factory, fixed cards)."""
+        hc = self.hc
+        lead = self.trick[0][1]
+        n = len(lead)
+        system = hc.system[lead[0]]
+        hand = self.hands[seat]
+        in_suit = [c if c and hc.system[k] == system else 0 for k, c in enumerate(hand)]
+        held = sum(in_suit)
+        if held >= n:
+            counts, m, fixed = in_suit, n, [0] * len(hand)
+        else:
+            counts = [c - s for c, s in zip(hand, in_suit)]
+            m, fixed = n - held, in_suit
+
+        def it():
+            for pick in iter_submultisets(counts, m):
+                yield [a + b for a, b in zip(pick, fixed)]
+
+        return counts, m, it, fixed
+
+    def _lead_parts(self, seat: int) -> tuple[list[list[int]], list[tuple[int, ...]]]:
+        """Leads: any cards of throwable systems, and the pattern plays of the others."""
+        hc = self.hc
+        hand = self.hands[seat]
+        systems = sorted({hc.system[k] for k, c in enumerate(hand) if c})  # type: ignore
+        throw_systems, patterns = [], []
+        for system in systems:
+            counts = [c if c and hc.system[k] == system else 0 for k, c in enumerate(hand)]
+            if self._throwable(system):
+                throw_systems.append(counts)
+            else:
+                patterns.extend(pattern_plays(hc, counts, system))
+        return throw_systems, patterns
+
+    def _iter_leads(self, seat: int) -> Iterator[Action]:
+        throw_systems, patterns = self._lead_parts(seat)
+        for play in patterns:
+            yield Action.of("play", play)
+        for counts in throw_systems:
+            for size in range(1, sum(counts) + 1):
+                for pick in iter_submultisets(counts, size):
+                    yield Action.of("play", self._cards(pick))
+
+    def _count_actions(self) -> int:
+        if self.phase == "over":
+            return 0
+        seat = self.to_act
+        assert seat is not None
+        if self.phase == "deal":
+            return 1 + len(self._declarable(seat))
+        hand = self.hands[seat]
+        if self.phase == "bury":
+            return count_submultisets(hand, self.game.kitty_size)
+        if not self.trick:
+            throw_systems, patterns = self._lead_parts(seat)
+            total = len(patterns)
+            for counts in throw_systems:
+                prod = 1
+                for c in counts:
+                    prod *= c + 1
+                total += prod - 1
+            return total
+        counts, m, _, _ = self._follow_space(seat)
+        return count_submultisets(counts, m)
+
+    def sample_action(self, rng: random.Random) -> Action:
+        """A uniformly random legal action, without listing them all."""
+        if self.phase == "over":
+            raise IllegalAction("the match is over")
+        seat = self.to_act
+        assert seat is not None
+        if self.phase == "deal":
+            options = [PASS, *self._declarable(seat)]
+            return options[rng.randrange(len(options))]
+        hand = self.hands[seat]
+        if self.phase == "bury":
+            pick = sample_submultiset(hand, self.game.kitty_size, rng)
+            return Action.of("bury", self._cards(pick))
+        if not self.trick:
+            throw_systems, patterns = self._lead_parts(seat)
+            weights = [len(patterns)]
+            for counts in throw_systems:
+                prod = 1
+                for c in counts:
+                    prod *= c + 1
+                weights.append(prod - 1)
+            r = rng.randrange(sum(weights))
+            if r < weights[0]:
+                return Action.of("play", patterns[r])
+            r -= weights[0]
+            for counts, w in zip(throw_systems, weights[1:]):
+                if r < w:
+                    sizes = [count_submultisets(counts, m) for m in range(sum(counts) + 1)]
+                    sizes[0] = 0
+                    x = rng.randrange(sum(sizes))
+                    for m, ways in enumerate(sizes):
+                        if x < ways:
+                            pick = sample_submultiset(counts, m, rng)
+                            return Action.of("play", self._cards(pick))
+                        x -= ways
+                r -= w
+            raise AssertionError("lead sampling fell through")  # pragma: no cover
+        counts, m, _, fixed = self._follow_space(seat)
+        pick = sample_submultiset(counts, m, rng)
+        return Action.of("play", self._cards([a + b for a, b in zip(pick, fixed)]))
+
+    # ------------------------------------------------------------ applying
+
+    def _do(self, act: Action) -> None:
+        seat = self.to_act
+        assert seat is not None
+        if self.phase == "deal":
+            if act.kind == "declare":
+                kind, count = act.cards[0], len(act.cards)
+                prev = self.declaration
+                overcall = prev is not None and prev["kind"] != kind
+                self.declaration = {"seat": seat, "kind": kind, "count": count,
+                                    "overcalled": bool(prev and overcall) or
+                                    bool(prev and prev.get("overcalled")),
+                                    "overcall_cards": count if overcall else
+                                    (prev or {}).get("overcall_cards", 0)}
+                self._event(type="declare", seat=seat, cards=str(act).split(" ", 1)[1])
+                if self.final_queue is not None:
+                    order = self._round_from(self._next(seat))
+                    self.final_queue = [s for s in order if s != seat]
+            else:
+                self._event(type="pass", seat=seat)
+                if self.final_queue:
+                    self.final_queue.pop(0)
+            self.to_act = None
+            self._advance()
+            return
+        if self.phase == "bury":
+            for kind in act.cards:
+                self.hands[seat][kind] -= 1
+            self.kitty = list(act.cards)
+            self._event(type="bury", seat=seat, cards=nt.format_cards(act.cards))
+            self.phase = "play"
+            self.to_act = self.leader = self.dealer
+            return
+        cards = list(act.cards)
+        if not self.trick:
+            cards = self._resolve_throw(seat, cards)
+        for kind in cards:
+            self.hands[seat][kind] -= 1
+        self.trick.append([seat, sorted(cards)])
+        self._event(type="play", seat=seat, cards=nt.format_cards(sorted(cards)))
+        if len(self.trick) < self.game.players:
+            self.to_act = self._next(seat)
+            return
+        self._end_trick()
+
+    def _resolve_throw(self, seat: int, cards: list[int]) -> list[int]:
+        """A multi-combination lead stands only if nobody could beat any part of it."""
+        hc = self.hc
+        if readings(hc, cards):
+            return cards
+        units = decompose(hc, cards)
+        others = [self.hands[s] for s in range(self.game.players) if s != seat]
+        from .plays import beatable_unit
+
+        weak = [u for u in units if beatable_unit(hc, u, others)]
+        if not weak:
+            self._event(type="throw", seat=seat, cards=nt.format_cards(cards), ok=True)
+            return cards
+        rules = self.game.rules
+        if rules.throw_failure == "smallest_unit":
+            forced = list(min(weak, key=lambda u: (u.reading.size, u.reading.key)).cards)
+        else:
+            forced = [min(cards, key=lambda k: hc.strength[k])]
+        penalty = rules.throw_penalty
+        if penalty:
+            on_dealer_side = self.game.team_of[seat] == self._dealer_team()
+            self.defender_points += penalty if on_dealer_side else -penalty
+        self._event(type="throw", seat=seat, cards=nt.format_cards(cards), ok=False,
+                    forced=nt.format_cards(forced), penalty=penalty)
+        return forced
+
+    def _winner_index(self) -> tuple[int, list[Unit] | None]:
+        """Which play of the trick wins, by the hand's order and the lead's shape."""
+        hc = self.hc
+        lead_cards = self.trick[0][1]
+        system = hc.system[lead_cards[0]]
+        lead_reading = best_reading(hc, lead_cards)
+        if lead_reading is not None:
+            lead_units = [Unit(tuple(lead_cards), lead_reading)]
+        else:
+            lead_units = decompose(hc, lead_cards)
+        shape = shape_of(lead_units)
+        best, best_units = 0, lead_units
+        for i in range(1, len(self.trick)):
+            cards = self.trick[i][1]
+            systems = {hc.system[k] for k in cards}
+            if len(systems) != 1:
+                continue
+            sys_ = systems.pop()
+            if sys_ != system and not (sys_ == TRUMP and system != TRUMP):
+                continue
+            units = arrange_as(hc, cards, shape)
+            if units is None:
+                continue
+            if self._beats_units(hc, units, best_units, len(lead_units) == 1):
+                best, best_units = i, units
+        return best, best_units
+
+    def _beats_units(self, hc: HandContext, units: list[Unit], current: list[Unit],
+                     single: bool) -> bool:
+        if single:
+            return beats(hc, units[0].reading, current[0].reading)
+        mine, theirs = primary(units).reading, primary(current).reading
+        if mine.system == theirs.system:
+            return mine.key > theirs.key
+        return mine.system == TRUMP and theirs.system != TRUMP
+
+    def _end_trick(self) -> None:
+        g = self.game
+        idx, units = self._winner_index()
+        winner = self.trick[idx][0]
+        team = g.team_of[winner]
+        dealer_team = self._dealer_team()
+        points = sum(self.hc.points[k] for _, cards in self.trick for k in cards)
+        if team != dealer_team:
+            self.defender_points += points
+        for name, select in g.rules.captures:
+            for seat, cards in self.trick:
+                if g.team_of[seat] == team:
+                    continue
+                hits = sum(1 for k in cards if select(Env(k, self.hc.values)))
+                self.captures[name][0 if team == dealer_team else 1] += hits
+        lead_rd = best_reading(self.hc, self.trick[0][1])
+        self.last_trick = {
+            "winner": winner,
+            "pattern": lead_rd.pattern if lead_rd else "throw",
+            "size": len(self.trick[0][1]),
+            "units": 1 if lead_rd else len(units or []),
+        }
+        self._event(type="trick", winner=winner, points=points)
+        self.tricks_played += 1
+        self.trick = []
+        self.leader = self.to_act = winner
+        if not any(sum(h) for h in self.hands):
+            self._end_hand()
+
+    # ------------------------------------------------------------ hand result
+
+    def _end_hand(self) -> None:
+        g = self.game
+        rules = g.rules
+        dealer_team = self._dealer_team()
+        kitty_points = sum(self.hc.points[k] for k in self.kitty)
+        last = self.last_trick or {"winner": self.dealer, "pattern": "single", "size": 1,
+                                   "units": 1}
+        capture = 0
+        if g.team_of[last["winner"]] != dealer_team and rules.kitty_capture is not None:
+            capture = rules.kitty_capture(Env(None, {
+                **g.ruleset.options, "kitty_points": kitty_points,
+                "last_pattern": last["pattern"], "last_size": last["size"],
+                "last_units": last["units"]}))
+            self.defender_points += capture
+        values: dict[str, Any] = {"points": self.defender_points, "kitty_points": kitty_points}
+        for name, (dealer_side, defender_side) in self.captures.items():
+            values[f"dealer_{name}"] = dealer_side
+            values[f"defender_{name}"] = defender_side
+        side, levels, next_dealer = "none", 0, "next_player"
+        if rules.result_table is not None:
+            table = g.ruleset.tables[rules.result_table]
+            out = table.lookup({k: values[k] for k in table.inputs})
+            side, levels, next_dealer = out["side"], int(out["levels"]), out["next_dealer"]
+        d = self.declaration
+        bonus = 0
+        if rules.overcall_bonus is not None and d and d.get("overcall_cards"):
+            bonus = int(g.ruleset.tables[rules.overcall_bonus].lookup(
+                {"overcall_cards": d["overcall_cards"]})["levels"])
+            if side == "none":
+                side = "defenders"  # 「閑家得120-125分，若有玩家反主，反主所得積分加于閑家」
+            levels += bonus
+        signed = levels if side == "defenders" else -levels if side == "dealer" else 0
+        if rules.swing is not None:
+            values["defender_levels"] = max(signed, 0)
+            values["dealer_levels"] = max(-signed, 0)
+            formula = g.ruleset.formulas[rules.swing]
+            signed = int(formula.evaluate({k: values[k] for k in formula.inputs}))
+        defender_team = next(t for t in range(len(g.ruleset.teams)) if t != dealer_team)
+        climber = defender_team if signed > 0 else dealer_team
+        steps = abs(signed)
+        won = self._climb(climber, steps)
+        old_dealer = self.dealer
+        assert old_dealer is not None
+        if next_dealer == "partner":
+            nxt = self._next(self._next(old_dealer)) if g.players == 4 else old_dealer
+        elif next_dealer == "same":
+            nxt = old_dealer
+        else:
+            nxt = self._next(old_dealer)
+        result = {"type": "hand_end", "defender_points": self.defender_points,
+                  "kitty_points": kitty_points, "kitty_capture": capture,
+                  "side": side, "levels": levels, "signed_levels": signed,
+                  "overcall_bonus": bonus, "next_dealer": nxt,
+                  "team_levels": [nt.rank_name(g.ladder[i]) for i in self.team_levels],
+                  "captures": {k: list(v) for k, v in self.captures.items()}}
+        self._event(**result)
+        self.results.append(result)
+        self.dealer = nxt
+        self.hand_no += 1
+        if won is not None:
+            self.match_winner = won
+            self.phase = "over"
+            self.to_act = None
+            self._event(type="match_end", winner_team=won)
+            return
+        if self.max_hands is not None and self.hand_no >= self.max_hands:
+            self.phase = "over"
+            self.to_act = None
+            return
+        self._start_hand()
+
+    def _climb(self, team: int, steps: int) -> int | None:
+        """Move a side up the level ladder; returns the team if it passes the top."""
+        g = self.game
+        idx = self.team_levels[team]
+        top = len(g.ladder) - 1
+        for _ in range(steps):
+            if idx == top:
+                self.team_levels[team] = idx
+                return team  # 「升级过 A 后胜利」
+            idx += 1
+            if g.ladder[idx] in g.must_stop:
+                break  # must be played: 「10、K、A，为必打」
+        self.team_levels[team] = idx
+        return None
