@@ -465,13 +465,21 @@ class TrickState:
         allowed = self.game.rules.throw_allowed
         return allowed == "any" or (allowed == "plain" and system != TRUMP)
 
+    def _lead_system(self) -> str:
+        """The suit-system followers must follow: the lead's reading's (a demoted tractor
+        belongs to its natural suit), else its cards'."""
+        hc = self.hc
+        cards = self.trick[0][1]
+        rd = best_reading(hc, cards)
+        return rd.system if rd is not None and rd.system else hc.system[cards[0]]  # type: ignore
+
     def _check_lead(self, cards: tuple[int, ...]) -> None:
         hc = self.hc
+        if readings(hc, list(cards)):
+            return
         systems = {hc.system[k] for k in cards}
         if len(systems) != 1:
             raise IllegalAction("a lead is all of one suit-system (one plain suit, or trumps)")
-        if readings(hc, list(cards)):
-            return
         system = systems.pop()
         if len(cards) >= 2 and self._throwable(system):
             return
@@ -484,7 +492,7 @@ class TrickState:
         n = len(lead)
         if len(cards) != n:
             raise IllegalAction(f"follow with {n} card(s), not {len(cards)}")
-        system = hc.system[lead[0]]
+        system = self._lead_system()
         held = sum(c for k, c in enumerate(self.hands[seat]) if c and hc.system[k] == system)
         played = sum(1 for k in cards if hc.system[k] == system)
         name = "trumps" if system == TRUMP else f"{nt.SUIT_PICTURES.get(system, system)}"
@@ -519,7 +527,7 @@ class TrickState:
         hc = self.hc
         lead = self.trick[0][1]
         n = len(lead)
-        system = hc.system[lead[0]]
+        system = self._lead_system()
         hand = self.hands[seat]
         in_suit = [c if c and hc.system[k] == system else 0 for k, c in enumerate(hand)]
         held = sum(in_suit)
@@ -539,15 +547,22 @@ class TrickState:
         """Leads: any cards of throwable systems, and the pattern plays of the others."""
         hc = self.hc
         hand = self.hands[seat]
-        systems = sorted({hc.system[k] for k, c in enumerate(hand) if c})  # type: ignore
-        throw_systems, patterns = [], []
+        systems = {hc.system[k] for k, c in enumerate(hand) if c}
+        systems |= {alt.system for k, c in enumerate(hand) if c
+                    for alt in hc.alternates.get(k, [])}
+        systems = sorted(systems)  # type: ignore
+        throw_systems: list[list[int]] = []
+        patterns: set[tuple[int, ...]] = set()
         for system in systems:
             counts = [c if c and hc.system[k] == system else 0 for k, c in enumerate(hand)]
             if self._throwable(system):
                 throw_systems.append(counts)
+                # Demoted patterns reach into this suit from another system (下放).
+                patterns.update(p for p in pattern_plays(hc, hand, system)
+                                if any(hc.system[k] != system for k in p))
             else:
-                patterns.extend(pattern_plays(hc, counts, system))
-        return throw_systems, patterns
+                patterns.update(pattern_plays(hc, hand, system))
+        return throw_systems, sorted(patterns)
 
     def _iter_leads(self, seat: int) -> Iterator[Action]:
         throw_systems, patterns = self._lead_parts(seat)
@@ -697,7 +712,7 @@ class TrickState:
         """Which play of the trick wins, by the hand's order and the lead's shape."""
         hc = self.hc
         lead_cards = self.trick[0][1]
-        system = hc.system[lead_cards[0]]
+        system = self._lead_system()
         lead_reading = best_reading(hc, lead_cards)
         if lead_reading is not None:
             lead_units = [Unit(tuple(lead_cards), lead_reading)]
