@@ -843,11 +843,20 @@ class _Compiler:
         out.first_dealer = pl.get("first_dealer", "declarer")
         kitty = pl.get("kitty", {})
         if "capture" in kitty:
-            scope = Scope(element=None, values={**self.values_types, "kitty_points": INT,
-                                                "last_pattern": "string", "last_size": INT,
-                                                "last_units": INT})
-            c = self.expr(("play", "kitty", "capture"), kitty["capture"], scope, INT)
-            out.kitty_capture = c[1] if c else None
+            f = kitty["capture"]
+            kitty_names = ["kitty_points", "last_size", "last_units", "last_group"]
+            if f not in formulas:
+                self.error(("play", "kitty", "capture"), f"no formula named {f!r}",
+                           expected="a formula under formulas with inputs from "
+                           + ", ".join(kitty_names), suggestion=did_you_mean(f, formulas))
+            else:
+                out.kitty_capture = f
+                for j, name in enumerate(formulas[f].inputs):
+                    if name not in kitty_names:
+                        self.error(("formulas", f, "input", j), f"the trick engine gives the "
+                                   f"kitty formula no value {name!r}",
+                                   expected="one of " + ", ".join(kitty_names),
+                                   suggestion=did_you_mean(name, kitty_names))
         out.follow_shape = pl.get("follow", {}).get("shape", "ignore")
         throw = pl.get("throw", {})
         out.throw_allowed = throw.get("allowed", "plain")

@@ -441,9 +441,9 @@ def ruleset_schema() -> dict[str, Any]:
                                      "description": "Who deals the first hand."},
                     "kitty": _obj(
                         "The kitty at the end of the hand.",
-                        {"capture": {**EXPR, "description": "Points the defenders add when "
-                                     "they win the last trick; names: kitty_points, "
-                                     "last_pattern, last_size, last_units."},
+                        {"capture": {**NAME, "description": "A formula: the points the "
+                                     "defenders add when they win the last trick; inputs "
+                                     "from kitty_points, last_size, last_units, last_group."},
                          "doc": _s("The seed's words.")},
                     ),
                     "follow": _obj(

@@ -63,8 +63,9 @@ def beats(hc: HandContext, a: Reading, b: Reading) -> bool:
         if a.pattern != b.pattern or a.size != b.size:
             return False
         if a.system == b.system:
-            # 下放: a demoted play and a same-shape play of its suit cannot beat each other.
-            if (a.demoted or b.demoted) and hc.ruleset.demoted == "incomparable":
+            # 下放: 「下放拖拉機不能壓比其小的且牌型相同的拖拉機」 — a demoted play never beats a
+            # same-shape play of its suit; a higher regular play still beats it.
+            if a.demoted and hc.ruleset.demoted == "incomparable":
                 return False
             return a.key > b.key
         return a.system == TRUMP and b.system != TRUMP

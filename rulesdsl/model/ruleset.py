@@ -162,7 +162,7 @@ class TrickPlay:
     self_overcall: bool = True
     fallback: str = "random_suit"
     first_dealer: str = "declarer"
-    kitty_capture: Fn | None = None
+    kitty_capture: str | None = None  # a formula's name
     follow_shape: str = "ignore"
     throw_allowed: str = "plain"
     throw_failure: str = "smallest_card"

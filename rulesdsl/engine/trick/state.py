@@ -30,6 +30,11 @@ STATE_FORMAT = 1
 PASS = Action("pass")
 
 
+def _group_size(cards: tuple[int, ...]) -> int:
+    """Cards per step of one combination: every kind in it appears this often."""
+    return min(Counter(cards).values()) if cards else 1
+
+
 class TrickGame:
     """A trick-family ruleset ready to play."""
 
@@ -645,7 +650,7 @@ class TrickState:
             if act.kind == "declare":
                 kind, count = act.cards[0], len(act.cards)
                 prev = self.declaration
-                overcall = prev is not None and prev["kind"] != kind
+                overcall = prev is not None and (prev["kind"] != kind or prev["seat"] != seat)
                 self.declaration = {"seat": seat, "kind": kind, "count": count,
                                     "overcalled": bool(prev and overcall) or
                                     bool(prev and prev.get("overcalled")),
@@ -760,11 +765,15 @@ class TrickState:
                 hits = sum(1 for k in cards if select(Env(k, self.hc.values)))
                 self.captures[name][0 if team == dealer_team else 1] += hits
         lead_rd = best_reading(self.hc, self.trick[0][1])
+        won_with = units or []
         self.last_trick = {
             "winner": winner,
             "pattern": lead_rd.pattern if lead_rd else "throw",
             "size": len(self.trick[0][1]),
-            "units": 1 if lead_rd else len(units or []),
+            "units": len(won_with) or 1,
+            # cards per step of the winning play's largest combination: 1 single, 2 pair
+            # or tractor of pairs, 3 triple (掀底 「如果是对或者拖拉机掀底，则再加倍」)
+            "group": max((_group_size(u.cards) for u in won_with), default=1),
         }
         self._event(type="trick", winner=winner, points=points)
         self.tricks_played += 1
@@ -784,10 +793,10 @@ class TrickState:
                                    "units": 1}
         capture = 0
         if g.team_of[last["winner"]] != dealer_team and rules.kitty_capture is not None:
-            capture = rules.kitty_capture(Env(None, {
-                **g.ruleset.options, "kitty_points": kitty_points,
-                "last_pattern": last["pattern"], "last_size": last["size"],
-                "last_units": last["units"]}))
+            formula = g.ruleset.formulas[rules.kitty_capture]
+            given = {"kitty_points": kitty_points, "last_size": last["size"],
+                     "last_units": last["units"], "last_group": last.get("group", 1)}
+            capture = int(formula.evaluate({k: given[k] for k in formula.inputs}))
             self.defender_points += capture
         values: dict[str, Any] = {"points": self.defender_points, "kitty_points": kitty_points}
         for name, (dealer_side, defender_side) in self.captures.items():
@@ -812,6 +821,11 @@ class TrickState:
             values["dealer_levels"] = max(-signed, 0)
             formula = g.ruleset.formulas[rules.swing]
             signed = int(formula.evaluate({k: values[k] for k in formula.inputs}))
+            # 「以后每局的胜方为庄家」: the side that climbs deals next.
+            if signed > 0:
+                next_dealer = "next_player"
+            elif signed < 0:
+                next_dealer = "partner"
         defender_team = next(t for t in range(len(g.ruleset.teams)) if t != dealer_team)
         climber = defender_team if signed > 0 else dealer_team
         steps = abs(signed)
