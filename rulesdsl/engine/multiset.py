@@ -76,3 +76,60 @@ def iter_submultisets(counts: list[int], n: int) -> Iterator[list[int]]:
 
     if 0 <= n <= sum(counts):
         yield from rec(0, n)
+
+
+# ---------------------------------------------------------------- with a pair quota
+# Following the shape (升级's rule): of n cards, at least r pairs (two of one kind).
+# The same dynamic programme with a second index: pairs so far, capped at r.
+
+
+def _pair_table(counts: list[int], n: int, r: int) -> list[list[list[int]]]:
+    k = len(counts)
+    ways = [[[0] * (r + 1) for _ in range(n + 1)] for _ in range(k + 1)]
+    ways[k][0][r] = 1  # from the end: m cards left to choose, p pairs still needed (0..r)
+    # Index p means "p more pairs needed"; stored as r - p for a simple cap.
+    for i in range(k - 1, -1, -1):
+        c = counts[i]
+        for m in range(n + 1):
+            for need in range(r + 1):
+                total = 0
+                for x in range(min(c, m) + 1):
+                    after = max(0, need - x // 2)
+                    total += ways[i + 1][m - x][r - after]
+                ways[i][m][r - need] = total
+    return ways
+
+
+def count_with_pairs(counts: list[int], n: int, r: int) -> int:
+    if r <= 0:
+        return count_submultisets(counts, n)
+    if n < 0 or n > sum(counts):
+        return 0
+    return _pair_table(counts, n, r)[0][n][0]
+
+
+def sample_with_pairs(counts: list[int], n: int, r: int, rng: random.Random) -> list[int]:
+    if r <= 0:
+        return sample_submultiset(counts, n, rng)
+    ways = _pair_table(counts, n, r)
+    if ways[0][n][0] == 0:
+        raise ValueError("no multiset meets the pair quota")
+    out = [0] * len(counts)
+    m, need = n, r
+    for i, c in enumerate(counts):
+        pick = rng.randrange(ways[i][m][r - need])
+        for x in range(min(c, m) + 1):
+            after = max(0, need - x // 2)
+            w = ways[i + 1][m - x][r - after]
+            if pick < w:
+                out[i] = x
+                m, need = m - x, after
+                break
+            pick -= w
+    return out
+
+
+def iter_with_pairs(counts: list[int], n: int, r: int) -> Iterator[list[int]]:
+    for pick in iter_submultisets(counts, n):
+        if sum(x // 2 for x in pick) >= r:
+            yield pick

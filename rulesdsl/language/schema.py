@@ -448,9 +448,10 @@ def ruleset_schema() -> dict[str, Any]:
                     ),
                     "follow": _obj(
                         "Following the led suit-system.",
-                        {"shape": {"enum": ["ignore"],
+                        {"shape": {"enum": ["ignore", "pairs"],
                                    "description": "ignore: any cards of the led suit-system "
-                                                  "(中心五, 红五: 「对牌型无要求」)."},
+                                                  "(「对牌型无要求」); pairs: as many pairs as "
+                                                  "the lead holds, when you have them (升级)."},
                          "doc": _s("The seed's words.")},
                     ),
                     "throw": _obj(

@@ -23,7 +23,14 @@ from ...model.hand import TRUMP, HandContext
 from ...model.patterns import beats, readings
 from ...model.ruleset import Ruleset
 from ..base import TERMINAL, Action, IllegalAction, LegalActions
-from ..multiset import count_submultisets, iter_submultisets, sample_submultiset
+from ..multiset import (
+    count_submultisets,
+    count_with_pairs,
+    iter_submultisets,
+    iter_with_pairs,
+    sample_submultiset,
+    sample_with_pairs,
+)
 from .plays import Unit, arrange_as, best_reading, decompose, pattern_plays, primary, shape_of
 
 STATE_FORMAT = 1
@@ -505,6 +512,12 @@ class TrickState:
             raise IllegalAction(f"you hold {held} {name}: follow with {n} of them")
         if held < n and played < held:
             raise IllegalAction(f"play all your {held} {name} before other cards")
+        need = self._pairs_required(seat)
+        if need:
+            pairs = sum(c // 2 for c in Counter(cards).values())
+            if pairs < need:
+                raise IllegalAction(f"follow the shape: play {need} pair(s) of {name}, "
+                                    f"you hold them")
 
     # ------------------------------------------------------------ enumeration
 
@@ -527,8 +540,23 @@ class TrickState:
             return
         yield from (Action.of("play", self._cards(p)) for p in self._follow_space(seat)[2]())
 
+    def _pairs_required(self, seat: int) -> int:
+        """Pairs a follower must show (`follow.shape: pairs`), 0 when the shape is free."""
+        if self.game.rules.follow_shape != "pairs":
+            return 0
+        hc = self.hc
+        lead = self.trick[0][1]
+        n = len(lead)
+        system = self._lead_system()
+        hand = self.hands[seat]
+        suit = [c for k, c in enumerate(hand) if c and hc.system[k] == system]
+        if sum(suit) < n:
+            return 0  # all of the suit is played anyway
+        lead_pairs = sum(c // 2 for c in Counter(lead).values())
+        return min(lead_pairs, sum(c // 2 for c in suit), n // 2)
+
     def _follow_space(self, seat: int):
-        """(counts to choose from, how many, iterator factory, fixed cards)."""
+        """(counts to choose from, how many, iterator factory, fixed cards, pairs needed)."""
         hc = self.hc
         lead = self.trick[0][1]
         n = len(lead)
@@ -541,12 +569,13 @@ class TrickState:
         else:
             counts = [c - s for c, s in zip(hand, in_suit)]
             m, fixed = n - held, in_suit
+        need = self._pairs_required(seat)
 
         def it():
-            for pick in iter_submultisets(counts, m):
+            for pick in iter_with_pairs(counts, m, need):
                 yield [a + b for a, b in zip(pick, fixed)]
 
-        return counts, m, it, fixed
+        return counts, m, it, fixed, need
 
     def _lead_parts(self, seat: int) -> tuple[list[list[int]], list[tuple[int, ...]]]:
         """Leads: any cards of throwable systems, and the pattern plays of the others."""
@@ -597,8 +626,8 @@ class TrickState:
                     prod *= c + 1
                 total += prod - 1
             return total
-        counts, m, _, _ = self._follow_space(seat)
-        return count_submultisets(counts, m)
+        counts, m, _, _, need = self._follow_space(seat)
+        return count_with_pairs(counts, m, need)
 
     def sample_action(self, rng: random.Random) -> Action:
         """A uniformly random legal action, without listing them all."""
@@ -637,8 +666,8 @@ class TrickState:
                         x -= ways
                 r -= w
             raise AssertionError("lead sampling fell through")  # pragma: no cover
-        counts, m, _, fixed = self._follow_space(seat)
-        pick = sample_submultiset(counts, m, rng)
+        counts, m, _, fixed, need = self._follow_space(seat)
+        pick = sample_with_pairs(counts, m, need, rng)
         return Action.of("play", self._cards([a + b for a, b in zip(pick, fixed)]))
 
     # ------------------------------------------------------------ applying

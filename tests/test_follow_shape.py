@@ -1,0 +1,76 @@
+"""`play.follow.shape: pairs` — a variant that must follow pairs (升级's rule)."""
+
+from __future__ import annotations
+
+import random
+import textwrap
+from collections import Counter
+
+import pytest
+
+import rulesdsl
+from rulesdsl.engine.base import IllegalAction
+from rulesdsl.model import notation as nt
+
+from .test_trick_rules import counts, sub_multisets
+
+
+@pytest.fixture(scope="module")
+def strict_game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("variant") / "strict.yaml"
+    path.write_text(textwrap.dedent("""\
+        extends: wenling-hong-wu
+        id: wenling-hong-wu-strict
+        play:
+          follow: {shape: pairs}
+        """), encoding="utf-8")
+    return rulesdsl.load(path)
+
+
+def follow_position(game, lead: str, follower: str):
+    st = game.new_game(seed=0, hands=1)
+    st.phase, st.trump, st.level, st.dealer = "play", "S", 2, 0
+    st.hands = [counts("D3"), counts(follower), counts("D4"), counts("D5")]
+    st.trick = [[0, sorted(nt.parse_cards(lead))]]
+    st.leader, st.to_act = 0, 1
+    st.declaration, st.final_queue = None, None
+    st.captures = {}
+    return st
+
+
+def legal(st) -> set[tuple[int, ...]]:
+    return {tuple(sorted(a.cards)) for a in st.legal_actions()}
+
+
+def test_a_led_pair_must_be_followed_with_a_pair_when_held(strict_game):
+    st = follow_position(strict_game, "H9 H9", "H4 H4 H7 HK D8")
+    truth = {c for c in sub_multisets("H4 H4 H7 HK", 2) if len(set(c)) == 1}
+    assert legal(st) == truth and st.legal_actions().count() == len(truth)
+    before = st.to_json()
+    with pytest.raises(IllegalAction, match="pair"):
+        st.apply("H7 HK")
+    assert st.to_json() == before
+    st.apply("H4 H4")
+
+
+def test_pairs_quota_counts_match_brute_force(strict_game):
+    rng = random.Random(5)
+    suit = ["H3", "H4", "H6", "H7", "H8", "H9", "HJ", "HQ"]
+    for _ in range(25):
+        hand = " ".join(rng.choice(suit) for _ in range(9)) + " D8 D9"
+        lead = "H10 H10 HK HK"  # two pairs (a hollow-free run of ♥10 ♥K is no tractor: fine)
+        st = follow_position(strict_game, lead, hand)
+        held = [k for k in nt.parse_cards(hand) if nt.card_suit(k) == "H"]
+        pairs = sum(v // 2 for v in Counter(held).values())
+        need = min(2, pairs)
+        truth = {c for c in sub_multisets(" ".join(nt.format_card(k) for k in held), 4)
+                 if sum(v // 2 for v in Counter(c).values()) >= need}
+        assert legal(st) == truth
+        assert st.legal_actions().count() == len(truth)
+        for _ in range(5):
+            assert tuple(sorted(st.sample_action(rng).cards)) in truth
+
+
+def test_the_bundled_rulesets_ignore_the_shape():
+    st = follow_position(rulesdsl.load("wenling-hong-wu"), "H9 H9", "H4 H4 H7 HK D8")
+    assert st.is_legal("H7 HK")
