@@ -15,6 +15,10 @@ def game_for(ruleset: Ruleset) -> Any:
         from .trick import TrickGame
 
         return TrickGame(ruleset)
+    if ruleset.family == "shedding":
+        from .shedding import ShedGame
+
+        return ShedGame(ruleset)
     raise RulesdslError(f"no engine for the {ruleset.family} family yet")
 
 

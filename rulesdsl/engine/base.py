@@ -36,25 +36,32 @@ class IllegalAction(RulesdslError):
         self.reason = reason
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Action:
-    """A move: its kind and the cards it shows (sorted card kinds)."""
+    """A move: its kind, the cards it shows (sorted card kinds), and for a play that
+    reads as several patterns, the pattern it is played as."""
 
     kind: str
     cards: tuple[int, ...] = ()
+    pattern: str | None = None
 
     @staticmethod
-    def of(kind: str, cards: Iterable[int] = ()) -> Action:
-        return Action(kind, tuple(sorted(cards)))
+    def of(kind: str, cards: Iterable[int] = (), pattern: str | None = None) -> Action:
+        return Action(kind, tuple(sorted(cards)), pattern)
 
     def __str__(self) -> str:
         text = nt.format_cards(self.cards)
+        if self.pattern:
+            text = f"{text} as {self.pattern}"
         if self.kind == "play":
             return text
         return f"{self.kind} {text}".strip()
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "cards": nt.format_cards(self.cards)}
+        out: dict[str, Any] = {"type": self.kind, "cards": nt.format_cards(self.cards)}
+        if self.pattern:
+            out["pattern"] = self.pattern
+        return out
 
     @staticmethod
     def parse(value: Any) -> Action:
@@ -66,8 +73,11 @@ class Action:
             if kind not in ACTION_KINDS:
                 raise IllegalAction(f"unknown action type {kind!r}; expected one of "
                                     + ", ".join(ACTION_KINDS))
+            pattern = value.get("pattern")
+            if pattern is not None and not isinstance(pattern, str):
+                raise IllegalAction("a pattern is named by a string")
             try:
-                return Action.of(kind, nt.parse_cards(value.get("cards", "") or ""))
+                return Action.of(kind, nt.parse_cards(value.get("cards", "") or ""), pattern)
             except NotationError as exc:
                 raise IllegalAction(str(exc)) from None
         if not isinstance(value, str):
@@ -75,11 +85,17 @@ class Action:
         text = value.strip()
         if not text:
             raise IllegalAction("empty action; write cards such as 'H6 H6' or 'pass'")
+        pattern = None
+        if " as " in f" {text} ":
+            text, _, pattern = f" {text} ".partition(" as ")
+            text, pattern = text.strip(), pattern.strip() or None
+            if pattern is None or " " in pattern:
+                raise IllegalAction("name one pattern after 'as', e.g. 'S8 H8 D8 LJ LJ as bomb'")
         head, _, rest = text.partition(" ")
         try:
             if head in ACTION_KINDS:
-                return Action.of(head, nt.parse_cards(rest) if rest.strip() else [])
-            return Action.of("play", nt.parse_cards(text))
+                return Action.of(head, nt.parse_cards(rest) if rest.strip() else [], pattern)
+            return Action.of("play", nt.parse_cards(text), pattern)
         except NotationError as exc:
             raise IllegalAction(str(exc)) from None
 

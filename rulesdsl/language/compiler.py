@@ -15,6 +15,7 @@ from typing import Any
 from ..errors import NotationError, Problem, RulesetError, did_you_mean
 from ..model import notation as nt
 from ..model.ruleset import (
+    SEAT_NAMES,
     Alternate,
     ContextDecl,
     Formula,
@@ -23,6 +24,7 @@ from ..model.ruleset import (
     Ruleset,
     RunSpec,
     ScoringItem,
+    ShedPlay,
     Table,
     Tier,
     TrickPlay,
@@ -261,6 +263,7 @@ class _Compiler:
         win, limit_hands, items, totals = self._tiles_scoring(formulas)
         levels = self._levels()
         play = self._play(tables, formulas)
+        shed = self._shed_play(tables, formulas)
         examples = self._examples(tables, formulas, patterns)
         resolved = self._resolved()
         digest = hashlib.sha256(
@@ -278,7 +281,7 @@ class _Compiler:
             demoted=pats.get("demoted", "normal"), points=points,
             points_total=d.get("points_total"), levels=levels, tables=tables,
             formulas=formulas, win=win, limit_hands=limit_hands, scoring_items=items,
-            totals=totals, examples=examples, play=play,
+            totals=totals, examples=examples, play=play, shed=shed,
         )
         if not any(p.severity == "error" for p in self.problems):
             self._static_checks(ruleset)
@@ -821,12 +824,69 @@ class _Compiler:
         _ = hand_scope
         return win, limit_hands, items, totals
 
+    def _shed_play(self, tables: dict[str, Table],
+                   formulas: dict[str, Formula]) -> ShedPlay | None:
+        pl = self.data.get("play")
+        if pl is None or self.family != "shedding":
+            return None
+        trick_keys = {"declare", "first_dealer", "kitty", "follow", "throw", "captures", "result"}
+        for key in pl:
+            if key in trick_keys:
+                self.error(("play", key), f"{key!r} belongs to the trick family's play section",
+                           key=True, expected="first_lead, then_lead, holder, takeover, ends, "
+                           "settle")
+        out = ShedPlay()
+        out.first_lead = pl.get("first_lead", "random")
+        out.then_lead = pl.get("then_lead", "first_out")
+        for i, text in enumerate(pl.get("holder", [])):
+            try:
+                out.holder.append(nt.parse_card(text))
+            except NotationError as exc:
+                self.error(("play", "holder", i), str(exc), suggestion=_card_hint(text))
+        if "holder" in (out.first_lead, out.then_lead) and not out.holder:
+            self.error(("play",), "a holder lead needs 'holder' cards",
+                       expected="holder: [S3, S4, ...]")
+        out.takeover = pl.get("takeover", "next_player")
+        out.ends = list(pl.get("ends", ["one_left"]))
+        settle = pl.get("settle", {})
+        out.base = settle.get("base", 1)
+        for key, allowed in (("seat_score", SEAT_NAMES), ("team_result", ["points", "first_out"]),
+                             ("payment", SEAT_NAMES)):
+            name = settle.get(key)
+            if name is None:
+                continue
+            target = tables.get(name) or formulas.get(name)
+            if target is None or (key == "payment" and name not in formulas) or \
+                    (key == "team_result" and name not in tables):
+                what = {"payment": "a formula", "team_result": "a table"}.get(key,
+                                                                            "a table or formula")
+                self.error(("play", "settle", key), f"no {what.split(' ', 1)[1]} named {name!r}",
+                           expected=what, suggestion=did_you_mean(name, {**tables, **formulas}))
+                continue
+            for j, inp in enumerate(target.inputs):
+                if inp not in allowed:
+                    where = ("tables" if name in tables else "formulas", name, "input", j)
+                    self.error(where, f"the shedding engine gives no value {inp!r}",
+                               expected="one of " + ", ".join(allowed),
+                               suggestion=did_you_mean(inp, allowed))
+            setattr(out, key, name)
+        if out.seat_score in tables and "score" not in tables[out.seat_score].outputs:
+            self.error(("tables", out.seat_score, "output"), "a seat_score table needs an "
+                       "output 'score'", expected="score: int")
+        if out.team_result in tables and \
+                tables[out.team_result].outputs.get("outcome") is None:
+            self.error(("tables", out.team_result, "output"), "a team_result table needs an "
+                       "output 'outcome'", expected="outcome: [win, draw, lose]")
+        return out
+
     def _play(self, tables: dict[str, Table], formulas: dict[str, Formula]) -> TrickPlay | None:
         pl = self.data.get("play")
         if pl is None:
             return None
+        if self.family == "shedding":
+            return None
         if self.family != "trick":
-            self.error(("play",), "play: is the trick family's section", key=True)
+            self.error(("play",), "play: is for the trick and shedding families", key=True)
             return None
         out = TrickPlay()
         dec = pl.get("declare")

@@ -409,7 +409,8 @@ def ruleset_schema() -> dict[str, Any]:
                 ["ladder"],
             ),
             "play": _obj(
-                "How a hand of the trick family is played (the trick engine).",
+                "How a hand is played: the trick family's declare/kitty/follow/throw/"
+                "captures/result, or the shedding family's lead, takeover, ends, settle.",
                 {
                     "declare": _obj(
                         "Declaring trump during the deal by showing cards (叫主, 反主).",
@@ -470,6 +471,36 @@ def ruleset_schema() -> dict[str, Any]:
                                                {"name": NAME, "select": EXPR,
                                                 "doc": _s("A note.")},
                                                ["name", "select"])},
+                    "first_lead": {"enum": ["random", "holder", "dealer"],
+                                   "description": "Shedding: who leads the first hand "
+                                                  "(holder: of the first of `holder` cards)."},
+                    "then_lead": {"enum": ["first_out", "random", "holder", "dealer"],
+                                  "description": "Shedding: who leads later hands."},
+                    "holder": {"type": "array", "items": {"type": "string"}, "minItems": 1,
+                               "description": "Shedding: cards whose holder leads, in order "
+                                              "(关牌: S3, S4, S5 …).",
+                               "examples": [["S3", "S4", "S5"]]},
+                    "takeover": {"enum": ["next_player", "none"],
+                                 "description": "Shedding (接风): when a player goes out and "
+                                                "all pass, their next player leads."},
+                    "ends": {"type": "array", "minItems": 1,
+                             "items": {"enum": ["one_left", "team_out"]},
+                             "description": "Shedding: the hand ends when one player is left "
+                                            "with cards, or when a whole team is out."},
+                    "settle": _obj(
+                        "Shedding: scoring a finished hand.",
+                        {"seat_score": {**NAME, "description": "A table (output score) or "
+                                        "formula per seat over place, own, in_hand, "
+                                        "cards_left, last_captured, last_in_hand, early, "
+                                        "players."},
+                         "team_result": {**NAME, "description": "A table per team over "
+                                         "points, first_out: outcome win, draw or lose."},
+                         "payment": {**NAME, "description": "A formula: what each player who "
+                                     "is not first out pays the first out (inputs "
+                                     "cards_left, base, place, in_hand)."},
+                         "base": _int("The base stake per unit.", 0, 1000000),
+                         "doc": _s("The seed's words.")},
+                    ),
                     "result": _obj(
                         "Turning the hand into level changes.",
                         {"table": {**NAME, "description": "A table with input points and "

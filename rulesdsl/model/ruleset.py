@@ -173,6 +173,25 @@ class TrickPlay:
     overcall_bonus: str | None = None
 
 
+@dataclass
+class ShedPlay:
+    """The shedding family's `play:` section, compiled."""
+
+    first_lead: str = "random"
+    then_lead: str = "first_out"
+    holder: list[int] = field(default_factory=list)
+    takeover: str = "next_player"
+    ends: list[str] = field(default_factory=lambda: ["one_left"])
+    seat_score: str | None = None  # a table or formula name
+    team_result: str | None = None
+    payment: str | None = None
+    base: int = 1
+
+
+SEAT_NAMES = ["place", "own", "in_hand", "cards_left", "last_captured", "last_in_hand",
+              "early", "players", "base"]
+
+
 # Names the trick engine supplies to the result table and the swing formula.
 def trick_result_names(captures: list[str]) -> list[str]:
     names = ["points", "kitty_points", "defender_levels", "dealer_levels"]
@@ -221,6 +240,7 @@ class Ruleset:
     totals: dict[str, str]
     examples: list[dict[str, Any]]
     play: TrickPlay | None = None
+    shed: ShedPlay | None = None
 
     def new_game(self, seed: int = 0, **options: Any):
         """A new match (or `hands=N` hands) of this ruleset, deterministic given the seed."""

@@ -1,0 +1,488 @@
+"""The shedding (climbing) state machine: lead, beat or pass, rounds, going out, scoring.
+
+One generic interpreter: patterns, wilds and how plays compare come from the
+ruleset; who leads, 接风, when a hand ends and how it is scored come from its
+`play:` section. A play is a multiset of cards with a reading; cards of one rank
+are interchangeable, so the legal plays are the distinct rank multisets (with
+their pattern when several readings exist), listed in full by MoveGenerator.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from ...errors import RulesdslError
+from ...model import notation as nt
+from ...model.hand import HandContext
+from ...model.patterns import Reading, beats, readings
+from ...model.ruleset import Ruleset
+from ..base import TERMINAL, Action, IllegalAction, LegalActions
+from .moves import MoveGenerator
+
+STATE_FORMAT = 1
+PASS = Action("pass")
+SUIT_ORDER = {s: i for i, s in enumerate(nt.SUITS)}
+
+
+class ShedGame:
+    """A shedding-family ruleset ready to play."""
+
+    def __init__(self, ruleset: Ruleset):
+        if ruleset.family != "shedding":
+            raise RulesdslError(f"{ruleset.id} is a {ruleset.family} ruleset, not shedding")
+        if ruleset.shed is None:
+            raise RulesdslError(f"{ruleset.id} has no play: section; the shedding engine "
+                                "needs one (see docs/language.md)")
+        self.ruleset = ruleset
+        self.rules = ruleset.shed
+        self.players = ruleset.players
+        self.hand_size = ruleset.deal["hand_size"]
+        self.hands_dealt = ruleset.deal.get("hands", self.players)
+        self.team_of = [0] * self.players
+        for t, seats in enumerate(ruleset.teams):
+            for s in seats:
+                if s < self.players:
+                    self.team_of[s] = t
+        self.hc = HandContext(ruleset, {})
+        self.moves = MoveGenerator(self.hc)
+        deck = []
+        for kind, n in enumerate(ruleset.deck):
+            deck.extend([kind] * n)
+        self.deck = deck
+
+    def new_game(self, seed: int = 0, hands: int | None = 1) -> ShedState:
+        state = ShedState(self)
+        state.seed = seed
+        state.max_hands = hands
+        state.totals = [0.0] * self.players
+        state._start_hand()
+        return state
+
+    def state_from_json(self, text: str) -> ShedState:
+        try:
+            data = json.loads(text)
+        except (TypeError, json.JSONDecodeError) as exc:
+            raise RulesdslError(f"not a saved state: {exc}") from None
+        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT \
+                or data.get("family") != "shedding":
+            raise RulesdslError("not a saved shedding state (format 1)")
+        if data.get("ruleset") != self.ruleset.hash:
+            raise RulesdslError("the saved state belongs to another ruleset (hash differs)")
+        state = ShedState(self)
+        for key in ShedState.FIELDS:
+            setattr(state, key, copy.deepcopy(data[key]))
+        return state
+
+
+class ShedState:
+    """One game (a number of hands) of a shedding ruleset."""
+
+    FIELDS = (
+        "seed", "max_hands", "hand_no", "phase", "hands", "unused", "to_act", "last",
+        "passes", "round_points", "captured", "out", "first_leader", "log", "results",
+        "totals",
+    )
+
+    def __init__(self, game: ShedGame):
+        self.game = game
+        self.seed = 0
+        self.max_hands: int | None = 1
+        self.hand_no = 0
+        self.phase = "play"
+        self.hands: list[list[int]] = []
+        self.unused: list[int] = []
+        self.to_act: int | None = None
+        self.last: dict[str, Any] | None = None  # the play to beat: seat, cards, pattern, key
+        self.passes = 0
+        self.round_points = 0
+        self.captured: list[int] = []
+        self.out: list[int] = []
+        self.first_leader: int | None = None
+        self.log: list[dict[str, Any]] = []
+        self.results: list[dict[str, Any]] = []
+        self.totals: list[float] = []
+
+    # ------------------------------------------------------------ the API
+
+    @property
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        assert self.to_act is not None
+        return self.to_act
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def returns(self) -> list[float]:
+        return list(self.totals)
+
+    def clone(self) -> ShedState:
+        other = ShedState(self.game)
+        for key in self.FIELDS:
+            setattr(other, key, copy.deepcopy(getattr(self, key)))
+        return other
+
+    def to_json(self) -> str:
+        data = {"format": STATE_FORMAT, "family": "shedding", "ruleset": self.game.ruleset.hash}
+        for key in self.FIELDS:
+            data[key] = getattr(self, key)
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+    def legal_actions(self) -> LegalActions:
+        return LegalActions(self._iter_actions, lambda: len(self._actions()), self.is_legal,
+                            self.sample_action)
+
+    def is_legal(self, action: Any) -> bool:
+        try:
+            self._check(Action.parse(action))
+        except IllegalAction:
+            return False
+        return True
+
+    def why_illegal(self, action: Any) -> str | None:
+        try:
+            self._check(Action.parse(action))
+        except IllegalAction as exc:
+            return exc.reason
+        return None
+
+    def sample_action(self, rng: random.Random) -> Action:
+        actions = self._actions()
+        if not actions:
+            raise IllegalAction("the game is over")
+        return actions[rng.randrange(len(actions))]
+
+    def apply(self, action: Any) -> None:
+        act = Action.parse(action)
+        reading = self._check(act)
+        self._do(act, reading)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        g = self.game
+        if not 0 <= player < g.players:
+            raise RulesdslError(f"no seat {player}")
+        return {
+            "seat": player,
+            "hand": nt.format_cards(self._cards(self.hands[player])),
+            "hand_no": self.hand_no,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "last": None if self.last is None else {
+                "seat": self.last["seat"], "cards": self.last["cards"],
+                "pattern": self.last["pattern"]},
+            "round_points": self.round_points,
+            "captured": list(self.captured),
+            "out": list(self.out),
+            "cards_left": [sum(h) for h in self.hands],
+            "log": [e for e in self.log if e["type"] != "deal"],
+        }
+
+    # ------------------------------------------------------------ helpers
+
+    def _cards(self, counts: list[int]) -> list[int]:
+        return [k for k, c in enumerate(counts) for _ in range(c)]
+
+    def _next(self, seat: int) -> int:
+        step = 1 if self.game.ruleset.direction == "counter-clockwise" else -1
+        return (seat + step) % self.game.players
+
+    def _next_active(self, seat: int) -> int | None:
+        s = seat
+        for _ in range(self.game.players):
+            s = self._next(s)
+            if sum(self.hands[s]):
+                return s
+        return None
+
+    def _rng(self, purpose: str) -> random.Random:
+        return random.Random(f"{self.seed}/{self.hand_no}/{purpose}")
+
+    def _event(self, **event: Any) -> None:
+        event["hand"] = self.hand_no
+        self.log.append(event)
+
+    def _active(self) -> list[int]:
+        return [s for s in range(self.game.players) if sum(self.hands[s])]
+
+    def _reading_of_last(self) -> Reading | None:
+        if self.last is None:
+            return None
+        last = self.last
+        return Reading(last["pattern"], last["size"], last["key"], None, last["bomb"],
+                       last["bomb_size"], False, last["exclusive"])
+
+    # ------------------------------------------------------------ the deal
+
+    def _start_hand(self) -> None:
+        g = self.game
+        order = list(g.deck)
+        self._rng("shuffle").shuffle(order)
+        hands = [[0] * len(g.ruleset.deck) for _ in range(g.hands_dealt)]
+        for i, kind in enumerate(order[: g.hands_dealt * g.hand_size]):
+            hands[i % g.hands_dealt][kind] += 1
+        self.hands = hands[: g.players]
+        self.unused = [k for h in hands[g.players:] for k in self._cards(h)]
+        self.unused += order[g.hands_dealt * g.hand_size:]
+        self.phase = "play"
+        self.last = None
+        self.passes = 0
+        self.round_points = 0
+        self.captured = [0] * g.players
+        self.out = []
+        rule = g.rules.first_lead if self.hand_no == 0 else g.rules.then_lead
+        leader = self._leader(rule)
+        self.first_leader = leader
+        self.to_act = leader
+        self._event(type="deal", hands=[nt.format_cards(self._cards(h)) for h in self.hands],
+                    unused=nt.format_cards(self.unused))
+        self._event(type="lead", seat=leader, rule=rule)
+
+    def _leader(self, rule: str) -> int:
+        g = self.game
+        if rule == "first_out" and self.results:
+            return self.results[-1]["order"][0]
+        if rule == "holder":
+            for kind in g.rules.holder:
+                holders = [s for s in range(g.players) if self.hands[s][kind]]
+                if holders:
+                    return holders[0]
+        if rule == "dealer" and self.results:
+            return self.results[-1].get("dealer", 0)
+        return self._rng("leader").randrange(g.players)
+
+    # ------------------------------------------------------------ legality
+
+    def _check(self, act: Action) -> Reading | None:
+        if self.phase == "over":
+            raise IllegalAction("the game is over")
+        seat = self.to_act
+        assert seat is not None
+        if act == PASS:
+            if self.last is None or self.last["seat"] == seat:
+                raise IllegalAction("you have the lead: play something")
+            return None
+        if act.kind != "play" or not act.cards:
+            raise IllegalAction("play cards or pass")
+        held = Counter(act.cards)
+        for kind, n in held.items():
+            if self.hands[seat][kind] < n:
+                raise IllegalAction(f"you hold {self.hands[seat][kind]} × "
+                                    f"{nt.format_card(kind)}, not {n}")
+        rs = readings(self.game.hc, list(act.cards))
+        if not rs:
+            raise IllegalAction(f"{nt.format_cards(act.cards)} is not a pattern of this game")
+        if act.pattern is not None:
+            rs = [r for r in rs if r.pattern == act.pattern]
+            if not rs:
+                raise IllegalAction(f"{nt.format_cards(act.cards)} cannot be read as "
+                                    f"{act.pattern}")
+        elif len({r.pattern for r in rs}) > 1:
+            names = ", ".join(sorted({r.pattern for r in rs}))
+            raise IllegalAction(f"{nt.format_cards(act.cards)} reads as {names}: name one "
+                                f"(… as PATTERN)")
+        best = max(rs, key=lambda r: r.key)
+        if self.last is not None and self.last["seat"] != seat:
+            prev = self._reading_of_last()
+            assert prev is not None
+            winners = [r for r in rs if beats(self.game.hc, r, prev)]
+            if not winners:
+                raise IllegalAction(f"{nt.format_cards(act.cards)} does not beat "
+                                    f"{self.last['cards']} ({self.last['pattern']})")
+            best = max(winners, key=lambda r: r.key)
+        return best
+
+    # ------------------------------------------------------------ enumeration
+
+    def _actions(self) -> list[Action]:
+        if self.phase == "over":
+            return []
+        seat = self.to_act
+        assert seat is not None
+        g = self.game
+        hand = self.hands[seat]
+        following = self.last is not None and self.last["seat"] != seat
+        plays = g.moves.plays(hand, self._reading_of_last() if following else None)
+        out: list[Action] = [PASS] if following else []
+        for play in sorted(plays):
+            cards = self._pick(hand, play)
+            names = sorted({r.pattern for r in plays[play]})
+            all_names = sorted({r.pattern for r in readings(g.hc, cards)})
+            if len(all_names) > 1:
+                out.extend(Action("play", tuple(sorted(cards)), name) for name in names)
+            else:
+                out.append(Action("play", tuple(sorted(cards))))
+        return out
+
+    def _iter_actions(self) -> Iterator[Action]:
+        return iter(self._actions())
+
+    def _pick(self, hand: list[int], play: tuple[int, ...]) -> list[int]:
+        """Actual cards for a rank multiset: suits in the order S H D C."""
+        need = Counter(play)
+        cards: list[int] = []
+        for rank, n in need.items():
+            kinds = sorted((k for k, c in enumerate(hand) if c and nt.card_rank(k) == rank),
+                           key=lambda k: SUIT_ORDER.get(nt.card_suit(k) or "", 9))
+            for k in kinds:
+                take = min(n, hand[k])
+                cards.extend([k] * take)
+                n -= take
+                if not n:
+                    break
+        return cards
+
+    # ------------------------------------------------------------ applying
+
+    def _do(self, act: Action, reading: Reading | None) -> None:
+        seat = self.to_act
+        assert seat is not None
+        if act == PASS:
+            self.passes += 1
+            self._event(type="pass", seat=seat)
+            self._after_pass(seat)
+            return
+        assert reading is not None
+        for kind in act.cards:
+            self.hands[seat][kind] -= 1
+        self.round_points += sum(self.game.hc.points[k] for k in act.cards)
+        self.last = {"seat": seat, "cards": nt.format_cards(act.cards),
+                     "pattern": reading.pattern, "size": reading.size, "key": reading.key,
+                     "bomb": reading.bomb, "bomb_size": reading.bomb_size,
+                     "exclusive": reading.exclusive}
+        self.passes = 0
+        self._event(type="play", seat=seat, cards=nt.format_cards(act.cards),
+                    pattern=reading.pattern)
+        if not sum(self.hands[seat]):
+            self.out.append(seat)
+            self._event(type="out", seat=seat, place=len(self.out))
+            if self._hand_over():
+                self._end_round(seat)
+                self._end_hand()
+                return
+        nxt = self._next_active(seat)
+        if nxt is None:
+            self._end_round(seat)
+            self._end_hand()
+            return
+        self.to_act = nxt
+        self._maybe_round_over()
+
+    def _after_pass(self, seat: int) -> None:
+        nxt = self._next_active(seat)
+        assert nxt is not None
+        self.to_act = nxt
+        self._maybe_round_over()
+
+    def _maybe_round_over(self) -> None:
+        """Everyone else passed: the last player takes the round's points and leads."""
+        assert self.last is not None
+        last_seat = self.last["seat"]
+        others = [s for s in self._active() if s != last_seat]
+        if self.passes < len(others):
+            return
+        self._end_round(last_seat)
+        if sum(self.hands[last_seat]):
+            self.to_act = last_seat
+        elif self.game.rules.takeover == "next_player":
+            # 接风: 「当某个玩家出完最后一手牌后，如果其他玩家都弃权，则由那个玩家的下家先出牌」
+            self.to_act = self._next_active(last_seat)
+        else:
+            self.to_act = self._next_active(last_seat)
+        self.last = None
+        self.passes = 0
+
+    def _end_round(self, winner: int) -> None:
+        self.captured[winner] += self.round_points
+        self._event(type="round", winner=winner, points=self.round_points)
+        self.round_points = 0
+
+    def _hand_over(self) -> bool:
+        g = self.game
+        active = self._active()
+        if "one_left" in g.rules.ends and len(active) <= 1:
+            return True
+        if "team_out" in g.rules.ends:
+            for seats in g.ruleset.teams:
+                if all(not sum(self.hands[s]) for s in seats if s < g.players):
+                    return True
+        return not active
+
+    # ------------------------------------------------------------ scoring
+
+    def _end_hand(self) -> None:
+        g = self.game
+        rules = g.rules
+        order = list(self.out)
+        left = [s for s in range(g.players) if s not in order]
+        in_hand = [sum(g.hc.points[k] for k in self._cards(h)) for h in self.hands]
+        cards_left = [sum(h) for h in self.hands]
+        early = 1 if len(left) >= 2 else 0
+        last_captured = sum(self.captured[s] for s in left)
+        last_in_hand = sum(in_hand[s] for s in left)
+        places = {s: i + 1 for i, s in enumerate(order)}
+        for s in left:
+            places[s] = g.players  # never went out: the last place
+        scores = [0.0] * g.players
+        if rules.seat_score is not None:
+            for s in range(g.players):
+                values = {"place": places[s], "own": self.captured[s], "in_hand": in_hand[s],
+                          "cards_left": cards_left[s], "last_captured": last_captured,
+                          "last_in_hand": last_in_hand, "early": early, "players": g.players,
+                          "base": rules.base}
+                target = g.ruleset.tables.get(rules.seat_score)
+                if target is not None:
+                    scores[s] = float(target.lookup({k: values[k] for k in target.inputs})
+                                      ["score"])
+                else:
+                    f = g.ruleset.formulas[rules.seat_score]
+                    scores[s] = float(f.evaluate({k: values[k] for k in f.inputs}))
+        else:
+            scores = [float(c) for c in self.captured]
+        outcome: list[float] = list(scores)
+        team_points = [sum(scores[s] for s in seats if s < g.players)
+                       for seats in g.ruleset.teams]
+        outcomes: list[str] = []
+        if rules.team_result is not None:
+            table = g.ruleset.tables[rules.team_result]
+            value = {"win": 1.0, "draw": 0.0, "lose": -1.0}
+            first_team = g.team_of[order[0]] if order else -1
+            for t, _ in enumerate(g.ruleset.teams):
+                res = table.lookup({k: {"points": team_points[t],
+                                        "first_out": 1 if t == first_team else 0}[k]
+                                    for k in table.inputs})
+                outcomes.append(res["outcome"])
+            outcome = [value.get(outcomes[g.team_of[s]], 0.0) for s in range(g.players)]
+        if rules.payment is not None and order:
+            f = g.ruleset.formulas[rules.payment]
+            outcome = [0.0] * g.players
+            winner = order[0]
+            for s in range(g.players):
+                if s == winner:
+                    continue
+                values = {"place": places[s], "own": self.captured[s], "in_hand": in_hand[s],
+                          "cards_left": cards_left[s], "last_captured": last_captured,
+                          "last_in_hand": last_in_hand, "early": early, "players": g.players,
+                          "base": rules.base}
+                pay = float(f.evaluate({k: values[k] for k in f.inputs}))
+                outcome[s] -= pay
+                outcome[winner] += pay
+        for s in range(g.players):
+            self.totals[s] += outcome[s]
+        result = {"type": "hand_end", "order": order + left, "places": [places[s] for s in
+                                                                        range(g.players)],
+                  "captured": list(self.captured), "in_hand": in_hand, "scores": scores,
+                  "team_points": team_points, "outcomes": outcomes, "returns": outcome}
+        self._event(**result)
+        self.results.append(result)
+        self.hand_no += 1
+        if self.max_hands is not None and self.hand_no >= self.max_hands:
+            self.phase = "over"
+            self.to_act = None
+            return
+        self._start_hand()
