@@ -13,7 +13,7 @@ from rulesdsl.engine.base import Action, IllegalAction
 from rulesdsl.model import notation as nt
 from rulesdsl.model.patterns import readings
 
-GAMES = ["wenling-duijia-tong", "guan-pai"]
+GAMES = ["wenling-duijia-tong", "guan-pai", "wenling-biao-tong", "wenling-liujia-tong"]
 _games: dict[str, object] = {}
 
 
@@ -30,6 +30,9 @@ def cards_in_play(state) -> list[int]:
             total[k] += c
     for k in state.unused:
         total[k] += 1
+    if state.phase == "auction":  # the kitty waits for the dealer
+        for k in state.kitty:
+            total[k] += 1
     for event in state.log:
         if event["type"] == "play" and event["hand"] == state.hand_no:
             for k in nt.parse_cards(event["cards"]):

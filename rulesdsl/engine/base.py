@@ -25,7 +25,7 @@ from ..model import notation as nt
 TERMINAL = -2
 CHANCE = -1
 
-ACTION_KINDS = ("play", "pass", "declare", "bury")
+ACTION_KINDS = ("play", "pass", "declare", "bury", "bid", "claim")
 
 
 class IllegalAction(RulesdslError):
@@ -44,12 +44,15 @@ class Action:
     kind: str
     cards: tuple[int, ...] = ()
     pattern: str | None = None
+    amount: int | None = None  # a bid's value
 
     @staticmethod
     def of(kind: str, cards: Iterable[int] = (), pattern: str | None = None) -> Action:
         return Action(kind, tuple(sorted(cards)), pattern)
 
     def __str__(self) -> str:
+        if self.kind == "bid":
+            return f"bid {self.amount}"
         text = nt.format_cards(self.cards)
         if self.pattern:
             text = f"{text} as {self.pattern}"
@@ -61,6 +64,8 @@ class Action:
         out: dict[str, Any] = {"type": self.kind, "cards": nt.format_cards(self.cards)}
         if self.pattern:
             out["pattern"] = self.pattern
+        if self.amount is not None:
+            out["amount"] = self.amount
         return out
 
     @staticmethod
@@ -76,6 +81,11 @@ class Action:
             pattern = value.get("pattern")
             if pattern is not None and not isinstance(pattern, str):
                 raise IllegalAction("a pattern is named by a string")
+            if kind == "bid":
+                amount = value.get("amount")
+                if not isinstance(amount, int) or isinstance(amount, bool):
+                    raise IllegalAction("a bid needs a whole-number amount")
+                return Action("bid", amount=amount)
             try:
                 return Action.of(kind, nt.parse_cards(value.get("cards", "") or ""), pattern)
             except NotationError as exc:
@@ -85,6 +95,11 @@ class Action:
         text = value.strip()
         if not text:
             raise IllegalAction("empty action; write cards such as 'H6 H6' or 'pass'")
+        if text.startswith("bid"):
+            amount = text[3:].strip()
+            if not amount.isdigit() or len(amount) > 9:
+                raise IllegalAction("write a bid as 'bid N', e.g. 'bid 10'")
+            return Action("bid", amount=int(amount))
         pattern = None
         if " as " in f" {text} ":
             text, _, pattern = f" {text} ".partition(" as ")

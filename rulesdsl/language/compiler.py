@@ -668,12 +668,17 @@ class _Compiler:
                 w = self.expr(path + ("parts", j, "where"), part["where"], self.card_scope,
                               BOOL)
                 sub.where = w[1] if w else None
+            sub.repeat = part.get("repeat") == "per_step"
             parts.append(sub)
         key = p.get("key", 0)
         if key >= len(parts):
             self.error(path + ("key",), f"part {key} does not exist",
                        expected=f"0..{len(parts) - 1}")
             key = 0
+        if any(part.repeat for part in parts):
+            if parts[key].shape != "run" or parts[key].repeat:
+                self.error(path + ("parts",), "a part that repeats per_step needs a key part "
+                           "that is a run", expected="key: the index of a run part")
         return PatternDef(name="", shape="parts", parts=parts, key=key,
                           same_length=p.get("same_length", False),
                           distinct=p.get("distinct", False), path=path)
@@ -847,10 +852,44 @@ class _Compiler:
             self.error(("play",), "a holder lead needs 'holder' cards",
                        expected="holder: [S3, S4, ...]")
         out.takeover = pl.get("takeover", "next_player")
-        out.ends = list(pl.get("ends", ["one_left"]))
+        out.ends = []
+        side_names = ["points", "opp_points", "out", "opp_out"]
+        for i, end in enumerate(pl.get("ends", ["one_left"])):
+            if isinstance(end, str):
+                out.ends.append(end)
+                continue
+            t = end["table"]
+            if t not in tables:
+                self.error(("play", "ends", i, "table"), f"no table named {t!r}",
+                           suggestion=did_you_mean(t, tables))
+                continue
+            for j, inp in enumerate(tables[t].inputs):
+                if inp not in side_names:
+                    self.error(("tables", t, "input", j), f"the shedding engine gives an "
+                               f"ending table no value {inp!r}",
+                               expected="one of " + ", ".join(side_names))
+            if not isinstance(tables[t].outputs.get("state"), list) or \
+                    "over" not in tables[t].outputs["state"]:
+                self.error(("tables", t, "output"), "an ending table needs output 'state'",
+                           expected="state: [over, playing]")
+            out.end_tables.append(t)
+        sec = pl.get("secured")
+        if sec is not None:
+            sec_names = ["finished_captured", "unfinished_captured", "has_first"]
+            if sec not in formulas:
+                self.error(("play", "secured"), f"no formula named {sec!r}",
+                           suggestion=did_you_mean(sec, formulas))
+            else:
+                for j, inp in enumerate(formulas[sec].inputs):
+                    if inp not in sec_names:
+                        self.error(("formulas", sec, "input", j), f"the shedding engine "
+                                   f"gives the secured formula no value {inp!r}",
+                                   expected="one of " + ", ".join(sec_names))
+                out.secured = sec
         settle = pl.get("settle", {})
         out.base = settle.get("base", 1)
-        for key, allowed in (("seat_score", SEAT_NAMES), ("team_result", ["points", "first_out"]),
+        team_names = ["points", "first_out", "opp_points", "out", "opp_out"]
+        for key, allowed in (("seat_score", SEAT_NAMES), ("team_result", team_names),
                              ("payment", SEAT_NAMES)):
             name = settle.get(key)
             if name is None:
@@ -870,6 +909,49 @@ class _Compiler:
                                expected="one of " + ", ".join(allowed),
                                suggestion=did_you_mean(inp, allowed))
             setattr(out, key, name)
+        out.sides = pl.get("sides", "teams")
+        auction = pl.get("auction")
+        if auction is not None:
+            bids = auction["bids"]
+            if sorted(set(bids)) != bids:
+                self.error(("play", "auction", "bids"), "bids must rise", expected="bids "
+                           "from lowest to highest, each once")
+            out.auction = {"bids": list(bids),
+                           "direction": auction.get("direction", "counter-clockwise"),
+                           "opener": auction.get("opener", "random"),
+                           "default_bid": auction.get("default_bid", bids[0])}
+            if "must_raise" in auction:
+                scope = Scope(element=None, values={**self.values_types, "bid": INT,
+                                                    "round": INT, "hand": "list[card]"},
+                              defines=self.defines)
+                c = self.expr(("play", "auction", "must_raise"), auction["must_raise"], scope,
+                              BOOL)
+                out.must_raise = c[1] if c else None
+        for i, cond in enumerate(pl.get("instant_win", [])):
+            scope = Scope(element=None, values={**self.values_types, "hand": "list[card]"},
+                          defines=self.defines)
+            c = self.expr(("play", "instant_win", i), cond, scope, BOOL)
+            if c:
+                out.instant_win.append(c[1])
+        sp = settle.get("side_payout")
+        if sp is not None:
+            if sp not in tables:
+                self.error(("play", "settle", "side_payout"), f"no table named {sp!r}",
+                           expected="a table over bid", suggestion=did_you_mean(sp, tables))
+            else:
+                t = tables[sp]
+                for need in ("dealer_side_win", "defender_side_win"):
+                    if t.outputs.get(need) != "int":
+                        self.error(("tables", sp, "output"), f"a side_payout table needs "
+                                   f"output {need!r}", expected=f"{need}: int")
+                for j, inp in enumerate(t.inputs):
+                    if inp != "bid":
+                        self.error(("tables", sp, "input", j), f"the shedding engine gives "
+                                   f"a side_payout table only 'bid', not {inp!r}")
+                out.side_payout = sp
+            if auction is None:
+                self.error(("play", "settle", "side_payout"), "side_payout needs an auction",
+                           expected="play.auction")
         if out.seat_score in tables and "score" not in tables[out.seat_score].outputs:
             self.error(("tables", out.seat_score, "output"), "a seat_score table needs an "
                        "output 'score'", expected="score: int")

@@ -94,6 +94,9 @@ PART = {
         "pattern": {**NAME, "description": "Another pattern's name."},
         "where": {"description": "Every card standing in this part must satisfy this.",
                   "type": ["string", "boolean", "integer"]},
+        "repeat": {"enum": ["per_step"],
+                   "description": "This part appears once per step of the key part's run "
+                                  "(an airplane's wings: one kicker per triple)."},
     },
     "additionalProperties": False,
 }
@@ -110,8 +113,9 @@ PATTERN = _obj(
         "key": _int("For composites: the part whose key ranks the whole.", 0, 7),
         "same_length": {"type": "boolean",
                         "description": "For composites: runs among the parts are equally long."},
-        "distinct": {"type": "boolean",
-                     "description": "For composites: the parts may not share a rank."},
+        "distinct": {"enum": [True, False, "key"],
+                     "description": "For composites: true, no two parts share a rank; key, "
+                                    "no other part shares a rank with the key part."},
         "where": {**EXPR, "description": "Every natural card of the play must satisfy this."},
         "by": {**NAME, "description": "The ladder ranking the key (default: the order)."},
         "bomb": {"type": "boolean", "description": "A bomb beats every non-bomb."},
@@ -484,9 +488,41 @@ def ruleset_schema() -> dict[str, Any]:
                                  "description": "Shedding (接风): when a player goes out and "
                                                 "all pass, their next player leads."},
                     "ends": {"type": "array", "minItems": 1,
-                             "items": {"enum": ["one_left", "team_out"]},
+                             "items": {"oneOf": [
+                                 {"enum": ["one_left", "team_out"]},
+                                 _obj("A table checked for each side after every play and "
+                                      "round: inputs from points, opp_points, out, opp_out; "
+                                      "output state: over or playing.",
+                                      {"table": NAME}, ["table"])]},
                              "description": "Shedding: the hand ends when one player is left "
-                                            "with cards, or when a whole team is out."},
+                                            "with cards, when a whole team is out, or when a "
+                                            "table says so."},
+                    "secured": {**NAME, "description": "Shedding: a formula giving a side's "
+                                "secured points from finished_captured, unfinished_captured, "
+                                "has_first (default: everything the side captured)."},
+                    "auction": _obj(
+                        "Shedding: bidding for the deal (叫牌). The highest bidder is the "
+                        "dealer, takes the kitty and leads.",
+                        {"bids": {"type": "array", "items": _int("A bid.", 1, 1000000),
+                                  "minItems": 1, "description": "The bids, lowest first."},
+                         "direction": {"enum": ["counter-clockwise", "clockwise"],
+                                       "description": "The bidding order."},
+                         "opener": {"enum": ["random"], "description": "Who bids first."},
+                         "must_raise": {**EXPR, "description": "When true for the bidder, "
+                                        "they must bid one step up (names: bid, round, "
+                                        "hand)."},
+                         "default_bid": _int("If nobody bids: the opener deals at this bid.",
+                                             0, 1000000),
+                         "doc": _s("The seed's words.")},
+                        ["bids"],
+                    ),
+                    "sides": {"enum": ["teams", "dealer_alone"],
+                              "description": "Shedding: the players' teams, or the dealer "
+                                             "alone against everyone else."},
+                    "instant_win": {"type": "array", "items": EXPR,
+                                    "description": "Shedding: conditions on a dealt hand "
+                                                   "(name: hand) that let its holder claim "
+                                                   "the hand at once."},
                     "settle": _obj(
                         "Shedding: scoring a finished hand.",
                         {"seat_score": {**NAME, "description": "A table (output score) or "
@@ -499,6 +535,11 @@ def ruleset_schema() -> dict[str, Any]:
                                      "is not first out pays the first out (inputs "
                                      "cards_left, base, place, in_hand)."},
                          "base": _int("The base stake per unit.", 0, 1000000),
+                         "side_payout": {**NAME, "description": "A table over bid: "
+                                         "dealer_side_win (what the dealer side gains, paid "
+                                         "by the defenders equally) and defender_side_win "
+                                         "(what each defender gains, paid by the dealer "
+                                         "side). The side of the first player out wins."},
                          "doc": _s("The seed's words.")},
                     ),
                     "result": _obj(

@@ -209,7 +209,7 @@ class DefineTable:
 # ---------------------------------------------------------------- compiler
 
 _FUNCTIONS = ("min", "max", "abs", "ceil_to", "floor_to", "color", "if", "count", "all", "any",
-              "len")
+              "len", "largest_group")
 
 
 def _at_depth(env: Env, depth: int) -> Env:
@@ -521,6 +521,20 @@ def _compile_call(node: ast.Call, scope: Scope) -> tuple[str, Fn]:
         cond, then, other = fns
         t = types[1] if types[1] != ANY else types[2]
         return t, lambda env: then(env) if cond(env) else other(env)
+    if name == "largest_group":
+        arity(1)
+        if types[0] != list_of(CARD):
+            raise ExpressionError(f"largest_group() needs a list of cards, not {a(types[0])}",
+                                  args[0].pos)
+
+        def largest(env: Env) -> int:
+            ranks: dict[int, int] = {}
+            for c in fns[0](env):
+                r = nt.card_rank(c)
+                ranks[r] = ranks.get(r, 0) + 1
+            return max(ranks.values(), default=0)
+
+        return INT, largest
     if name == "len":
         arity(1)
         if element_type(types[0]) is None:

@@ -236,41 +236,72 @@ class _RankMatcher:
             yield from self._part_instances(pd, n)
 
     def _part_instances(self, pd: PatternDef, n: int):
+        fixed = [p for p in pd.parts if not p.repeat]
+        repeating = [p for p in pd.parts if p.repeat]
+        key_index = fixed.index(pd.parts[pd.key]) if not pd.parts[pd.key].repeat else 0
         per_part: list[list[_Instance]] = []
-        for part in pd.parts:
+        for part in fixed:
             options: list[_Instance] = []
             for size in range(1, n + 1):
                 options.extend(self.instances(part, size))
             per_part.append(options)
+        rep_options: list[list[_Instance]] = []
+        for part in repeating:
+            options = []
+            for size in range(1, n + 1):
+                options.extend(self.instances(part, size))
+            rep_options.append(options)
         count = 0
         for combo in itertools.product(*per_part):
-            count += 1
-            if count > MAX_PART_COMBINATIONS:
-                return
-            if sum(c.size for c in combo) != n:
+            base_size = sum(c.size for c in combo)
+            if base_size > n:
                 continue
-            if pd.same_length:
-                lengths = {c.length for c in combo if c.length}
-                if len(lengths) > 1:
+            steps = combo[key_index].length
+            extras: list[tuple[_Instance, ...]] = [()]
+            if repeating:
+                if not steps:
                     continue
-            if pd.distinct:
-                seen: set[int] = set()
-                clash = False
-                for c in combo:
-                    if seen & c.ranks:
-                        clash = True
-                        break
-                    seen |= c.ranks
-                if clash:
+                extras = []
+                choices = [itertools.combinations_with_replacement(opts, steps)
+                           for opts in rep_options]
+                for pick in itertools.product(*choices):
+                    flat = tuple(x for group in pick for x in group)
+                    if base_size + sum(x.size for x in flat) == n:
+                        extras.append(flat)
+            for extra in extras:
+                count += 1
+                if count > MAX_PART_COMBINATIONS:
+                    return
+                parts = list(combo) + list(extra)
+                if sum(c.size for c in parts) != n:
                     continue
-            demand: Counter = Counter()
-            for c in combo:
-                for rank, cnt in c.demand:
-                    demand[rank] += cnt
-            ranks = frozenset(demand)
-            lead = combo[pd.key]
-            key = self.order_key(lead.top, pd.by) if pd.by else lead.key
-            yield _Instance(tuple(sorted(demand.items())), n, key, 0, ranks, lead.top)
+                if pd.same_length:
+                    lengths = {c.length for c in combo if c.length}
+                    if len(lengths) > 1:
+                        continue
+                if not _distinct_ok(pd.distinct, parts, combo[key_index]):
+                    continue
+                demand: Counter = Counter()
+                for c in parts:
+                    for rank, cnt in c.demand:
+                        demand[rank] += cnt
+                lead = combo[key_index]
+                key = self.order_key(lead.top, pd.by) if pd.by else lead.key
+                yield _Instance(tuple(sorted(demand.items())), n, key, lead.length,
+                                frozenset(demand), lead.top)
+
+
+def _distinct_ok(rule: bool | str, parts: list[_Instance], key: _Instance) -> bool:
+    if rule is True:
+        seen: set[int] = set()
+        for c in parts:
+            if seen & c.ranks:
+                return False
+            seen |= c.ranks
+        return True
+    if rule == "key":
+        return all(not (c.ranks & key.ranks) for c in parts if c is not key)
+    return True
 
 
 def _rank_readings(hc: HandContext, cards: list[int]) -> list[Reading]:

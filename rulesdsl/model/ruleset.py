@@ -70,7 +70,8 @@ class PatternDef:
     parts: list[PatternDef] = field(default_factory=list)
     key: int = 0
     same_length: bool = False
-    distinct: bool = False
+    distinct: bool | str = False  # True: parts pairwise; "key": others vs the key part
+    repeat: bool = False  # a part that appears once per step of the key part's run
     cards: dict[int, int] | None = None
     where: Fn | None = None
     by: str | None = None
@@ -186,6 +187,13 @@ class ShedPlay:
     team_result: str | None = None
     payment: str | None = None
     base: int = 1
+    side_payout: str | None = None
+    end_tables: list[str] = field(default_factory=list)
+    secured: str | None = None
+    sides: str = "teams"
+    auction: dict[str, Any] | None = None  # bids, direction, opener, default_bid
+    must_raise: Fn | None = None
+    instant_win: list[Fn] = field(default_factory=list)
 
 
 SEAT_NAMES = ["place", "own", "in_hand", "cards_left", "last_captured", "last_in_hand",

@@ -83,9 +83,9 @@ class ShedState:
     """One game (a number of hands) of a shedding ruleset."""
 
     FIELDS = (
-        "seed", "max_hands", "hand_no", "phase", "hands", "unused", "to_act", "last",
+        "seed", "max_hands", "hand_no", "phase", "hands", "unused", "kitty", "to_act", "last",
         "passes", "round_points", "captured", "out", "first_leader", "log", "results",
-        "totals",
+        "totals", "auction", "dealer", "sides",
     )
 
     def __init__(self, game: ShedGame):
@@ -96,6 +96,10 @@ class ShedState:
         self.phase = "play"
         self.hands: list[list[int]] = []
         self.unused: list[int] = []
+        self.kitty: list[int] = []
+        self.auction: dict[str, Any] | None = None
+        self.dealer: int | None = None
+        self.sides: list[list[int]] = []
         self.to_act: int | None = None
         self.last: dict[str, Any] | None = None  # the play to beat: seat, cards, pattern, key
         self.passes = 0
@@ -224,23 +228,36 @@ class ShedState:
         order = list(g.deck)
         self._rng("shuffle").shuffle(order)
         hands = [[0] * len(g.ruleset.deck) for _ in range(g.hands_dealt)]
-        for i, kind in enumerate(order[: g.hands_dealt * g.hand_size]):
+        dealt = g.hands_dealt * g.hand_size
+        for i, kind in enumerate(order[:dealt]):
             hands[i % g.hands_dealt][kind] += 1
         self.hands = hands[: g.players]
+        kitty_size = g.ruleset.deal.get("kitty", 0)
+        self.kitty = order[dealt:dealt + kitty_size]
         self.unused = [k for h in hands[g.players:] for k in self._cards(h)]
-        self.unused += order[g.hands_dealt * g.hand_size:]
+        self.unused += order[dealt + kitty_size:]
         self.phase = "play"
+        self.dealer = None
+        self.auction = None
+        self.sides = [[s for s in seats if s < g.players] for seats in g.ruleset.teams]
         self.last = None
         self.passes = 0
         self.round_points = 0
         self.captured = [0] * g.players
         self.out = []
+        self._event(type="deal", hands=[nt.format_cards(self._cards(h)) for h in self.hands],
+                    kitty=nt.format_cards(self.kitty), unused=nt.format_cards(self.unused))
+        if g.rules.auction is not None:
+            opener = self._rng("opener").randrange(g.players)
+            self.phase = "auction"
+            self.auction = {"bid": 0, "high": None, "opener": opener, "turns": 0,
+                            "passes": 0}
+            self.to_act = opener
+            return
         rule = g.rules.first_lead if self.hand_no == 0 else g.rules.then_lead
         leader = self._leader(rule)
         self.first_leader = leader
         self.to_act = leader
-        self._event(type="deal", hands=[nt.format_cards(self._cards(h)) for h in self.hands],
-                    unused=nt.format_cards(self.unused))
         self._event(type="lead", seat=leader, rule=rule)
 
     def _leader(self, rule: str) -> int:
@@ -263,6 +280,10 @@ class ShedState:
             raise IllegalAction("the game is over")
         seat = self.to_act
         assert seat is not None
+        if self.phase == "auction":
+            if act not in self._auction_actions(seat):
+                raise IllegalAction(self._why_not_bid(seat, act))
+            return None
         if act == PASS:
             if self.last is None or self.last["seat"] == seat:
                 raise IllegalAction("you have the lead: play something")
@@ -297,6 +318,88 @@ class ShedState:
             best = max(winners, key=lambda r: r.key)
         return best
 
+    # ------------------------------------------------------------ the auction
+
+    def _auction_values(self, seat: int) -> dict[str, Any]:
+        assert self.auction is not None
+        rounds = self.auction["turns"] // self.game.players + 1
+        return {**self.game.ruleset.options, "bid": self.auction["bid"], "round": rounds,
+                "hand": tuple(self._cards(self.hands[seat]))}
+
+    def _auction_actions(self, seat: int) -> list[Action]:
+        from ...language.typecheck import Env
+
+        g = self.game
+        auc = self.auction
+        assert auc is not None and g.rules.auction is not None
+        bids = [b for b in g.rules.auction["bids"] if b > auc["bid"]]
+        values = self._auction_values(seat)
+        if bids and g.rules.must_raise is not None and g.rules.must_raise(Env(None, values)):
+            return [Action("bid", amount=bids[0])]  # 「必须叫一个比前一叫牌者大一级的牌」
+        out = [PASS] + [Action("bid", amount=b) for b in bids]
+        if values["round"] == 1 and any(cond(Env(None, {**values}))
+                                        for cond in g.rules.instant_win):
+            out.append(Action("claim"))
+        return out
+
+    def _why_not_bid(self, seat: int, act: Action) -> str:
+        assert self.auction is not None
+        legal = self._auction_actions(seat)
+        if act.kind == "bid" and len(legal) == 1:
+            return f"you must bid {legal[0].amount}"
+        if act.kind == "bid":
+            return f"bid one of {', '.join(str(a.amount) for a in legal if a.kind == 'bid')}" \
+                if any(a.kind == "bid" for a in legal) else "no higher bid is left: pass"
+        if act.kind == "claim":
+            return "only a hand that meets an instant-win condition may claim, in the first round"
+        return "during the auction: bid N, pass or claim"
+
+    def _do_auction(self, seat: int, act: Action) -> None:
+        g = self.game
+        auc = self.auction
+        assert auc is not None and g.rules.auction is not None
+        auc["turns"] += 1
+        if act.kind == "claim":
+            self._event(type="claim", seat=seat, hand=nt.format_cards(
+                self._cards(self.hands[seat])))
+            self.dealer = seat
+            auc["bid"] = auc["bid"] or g.rules.auction["default_bid"]
+            self._set_sides()
+            self.out = [seat]  # the claimant's side wins at once (「可直接抛牌算赢」)
+            self._end_hand()
+            return
+        if act.kind == "bid":
+            auc["bid"], auc["high"], auc["passes"] = act.amount, seat, 0
+            self._event(type="bid", seat=seat, amount=act.amount)
+        else:
+            auc["passes"] += 1
+            self._event(type="pass", seat=seat)
+        top = g.rules.auction["bids"][-1]
+        done = (auc["high"] is not None and (auc["bid"] >= top
+                                            or auc["passes"] >= g.players - 1)) \
+            or (auc["high"] is None and auc["turns"] >= g.players)
+        if not done:
+            step = 1 if g.rules.auction["direction"] == "counter-clockwise" else -1
+            self.to_act = (seat + step) % g.players
+            return
+        if auc["high"] is None:
+            # 「如果都不叫则由起始叫牌方为本局的庄家，倍率为5」
+            auc["high"], auc["bid"] = auc["opener"], g.rules.auction["default_bid"]
+        self.dealer = auc["high"]
+        for kind in self.kitty:
+            self.hands[self.dealer][kind] += 1
+        self._event(type="dealer", seat=self.dealer, bid=auc["bid"],
+                    kitty=nt.format_cards(self.kitty))
+        self._set_sides()
+        self.phase = "play"
+        self.first_leader = self.to_act = self.dealer
+        self._event(type="lead", seat=self.dealer, rule="dealer")
+
+    def _set_sides(self) -> None:
+        g = self.game
+        if g.rules.sides == "dealer_alone" and self.dealer is not None:
+            self.sides = [[self.dealer], [s for s in range(g.players) if s != self.dealer]]
+
     # ------------------------------------------------------------ enumeration
 
     def _actions(self) -> list[Action]:
@@ -305,6 +408,8 @@ class ShedState:
         seat = self.to_act
         assert seat is not None
         g = self.game
+        if self.phase == "auction":
+            return self._auction_actions(seat)
         hand = self.hands[seat]
         following = self.last is not None and self.last["seat"] != seat
         plays = g.moves.plays(hand, self._reading_of_last() if following else None)
@@ -342,6 +447,9 @@ class ShedState:
     def _do(self, act: Action, reading: Reading | None) -> None:
         seat = self.to_act
         assert seat is not None
+        if self.phase == "auction":
+            self._do_auction(seat, act)
+            return
         if act == PASS:
             self.passes += 1
             self._event(type="pass", seat=seat)
@@ -387,6 +495,10 @@ class ShedState:
         if self.passes < len(others):
             return
         self._end_round(last_seat)
+        if self._ended_by_table():
+            self.last = None
+            self._end_hand()
+            return
         if sum(self.hands[last_seat]):
             self.to_act = last_seat
         elif self.game.rules.takeover == "next_player":
@@ -402,18 +514,75 @@ class ShedState:
         self._event(type="round", winner=winner, points=self.round_points)
         self.round_points = 0
 
+    def _side_values(self) -> list[dict[str, int]]:
+        """Per side: secured points and players out, with the other side's (two sides)."""
+        g = self.game
+        first = self.out[0] if self.out else None
+        raw = []
+        for side in self.sides:
+            finished = sum(self.captured[s] for s in side if s in self.out)
+            unfinished = sum(self.captured[s] for s in side if s not in self.out)
+            has_first = 1 if first in side else 0
+            if g.rules.secured is not None:
+                f = g.ruleset.formulas[g.rules.secured]
+                given = {"finished_captured": finished, "unfinished_captured": unfinished,
+                         "has_first": has_first}
+                points = int(f.evaluate({k: given[k] for k in f.inputs}))
+            else:
+                points = finished + unfinished
+            raw.append({"points": points, "out": sum(1 for s in side if s in self.out)})
+        out = []
+        for i, mine in enumerate(raw):
+            others = [r for j, r in enumerate(raw) if j != i]
+            out.append({**mine, "opp_points": sum(r["points"] for r in others),
+                        "opp_out": sum(r["out"] for r in others)})
+        return out
+
+    def _ended_by_table(self) -> bool:
+        g = self.game
+        if not g.rules.end_tables:
+            return False
+        for values in self._side_values():
+            for name in g.rules.end_tables:
+                table = g.ruleset.tables[name]
+                if table.lookup({k: values[k] for k in table.inputs})["state"] == "over":
+                    return True
+        return False
+
     def _hand_over(self) -> bool:
         g = self.game
+        if self._ended_by_table():
+            return True
         active = self._active()
         if "one_left" in g.rules.ends and len(active) <= 1:
             return True
         if "team_out" in g.rules.ends:
-            for seats in g.ruleset.teams:
-                if all(not sum(self.hands[s]) for s in seats if s < g.players):
+            for seats in self.sides:
+                if seats and all(not sum(self.hands[s]) for s in seats):
                     return True
         return not active
 
     # ------------------------------------------------------------ scoring
+
+    def _final_points(self) -> list[int]:
+        """Each side's points when the hand ends: what its players who went out captured;
+        an unfinished player's captured points go to the first player out and the points
+        still in their hand to the other side
+        (「未出完牌的玩家抓到的分给第一名，手上的分给对家」)."""
+        g = self.game
+        first = self.out[0] if self.out else None
+        side_of = {s: t for t, side in enumerate(self.sides) for s in side}
+        final = [0] * len(self.sides)
+        for s in range(g.players):
+            if s in self.out or first is None:
+                final[side_of[s]] += self.captured[s]
+                continue
+            final[side_of[first]] += self.captured[s]
+            in_hand = sum(g.hc.points[k] for k in self._cards(self.hands[s]))
+            for t in range(len(self.sides)):
+                if t != side_of[s]:
+                    final[t] += in_hand // max(1, len(self.sides) - 1)
+        return final
 
     def _end_hand(self) -> None:
         g = self.game
@@ -445,19 +614,27 @@ class ShedState:
         else:
             scores = [float(c) for c in self.captured]
         outcome: list[float] = list(scores)
-        team_points = [sum(scores[s] for s in seats if s < g.players)
-                       for seats in g.ruleset.teams]
+        team_points = [sum(scores[s] for s in seats) for seats in self.sides]
         outcomes: list[str] = []
         if rules.team_result is not None:
             table = g.ruleset.tables[rules.team_result]
             value = {"win": 1.0, "draw": 0.0, "lose": -1.0}
-            first_team = g.team_of[order[0]] if order else -1
-            for t, _ in enumerate(g.ruleset.teams):
-                res = table.lookup({k: {"points": team_points[t],
-                                        "first_out": 1 if t == first_team else 0}[k]
-                                    for k in table.inputs})
+            first_team = next((t for t, side in enumerate(self.sides) if order and order[0] in
+                               side), -1)
+            sides = self._side_values()
+            final = self._final_points() if rules.seat_score is None else team_points
+            stakes = []
+            for t, _ in enumerate(self.sides):
+                given = {"points": final[t], "first_out": 1 if t == first_team else 0,
+                         "opp_points": sum(p for j, p in enumerate(final) if j != t),
+                         "out": sides[t]["out"], "opp_out": sides[t]["opp_out"]}
+                res = table.lookup({k: given[k] for k in table.inputs})
                 outcomes.append(res["outcome"])
-            outcome = [value.get(outcomes[g.team_of[s]], 0.0) for s in range(g.players)]
+                stakes.append(float(res.get("stakes", 1)))
+            team_points = list(final)
+            side_of = {s: t for t, side in enumerate(self.sides) for s in side}
+            outcome = [value.get(outcomes[side_of[s]], 0.0) * stakes[side_of[s]]
+                       for s in range(g.players)]
         if rules.payment is not None and order:
             f = g.ruleset.formulas[rules.payment]
             outcome = [0.0] * g.players
@@ -472,6 +649,25 @@ class ShedState:
                 pay = float(f.evaluate({k: values[k] for k in f.inputs}))
                 outcome[s] -= pay
                 outcome[winner] += pay
+        if rules.side_payout is not None and self.auction is not None and order:
+            table = g.ruleset.tables[rules.side_payout]
+            pay = table.lookup({"bid": self.auction["bid"]})
+            dealer_side = next(side for side in self.sides if self.dealer in side)
+            defenders = [s for s in range(g.players) if s not in dealer_side]
+            outcome = [0.0] * g.players
+            # 「首先得到上游的一方，则为本局的胜利方」
+            if order[0] in dealer_side:
+                gain = float(pay["dealer_side_win"])
+                for s in dealer_side:
+                    outcome[s] += gain / len(dealer_side)
+                for s in defenders:
+                    outcome[s] -= gain / len(defenders)
+            else:
+                gain = float(pay["defender_side_win"])
+                for s in defenders:
+                    outcome[s] += gain
+                for s in dealer_side:
+                    outcome[s] -= gain * len(defenders) / len(dealer_side)
         for s in range(g.players):
             self.totals[s] += outcome[s]
         result = {"type": "hand_end", "order": order + left, "places": [places[s] for s in
