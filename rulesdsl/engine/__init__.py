@@ -10,7 +10,15 @@ from .base import CHANCE, TERMINAL, Action, IllegalAction, LegalActions
 
 
 def game_for(ruleset: Ruleset) -> Any:
-    """The engine that runs this ruleset's family."""
+    """The engine that runs this ruleset's family (built once per ruleset: the per-hand
+    tables and pattern caches it holds are reused by every game)."""
+    cached = ruleset.__dict__.get("_engine_game")
+    if cached is None:
+        cached = ruleset.__dict__["_engine_game"] = _build(ruleset)
+    return cached
+
+
+def _build(ruleset: Ruleset) -> Any:
     if ruleset.family == "trick":
         from .trick import TrickGame
 

@@ -679,9 +679,16 @@ class _Compiler:
             if parts[key].shape != "run" or parts[key].repeat:
                 self.error(path + ("parts",), "a part that repeats per_step needs a key part "
                            "that is a run", expected="key: the index of a run part")
+        maximal = p.get("maximal", False)
+        if maximal and (parts[key].shape != "run" or parts[key].run is None
+                        or parts[key].run.over is None):
+            self.error(path + ("maximal",), "maximal needs a key part that is a run over a "
+                       "ladder", key=True, expected="key: the index of a run part with over")
+            maximal = False
         return PatternDef(name="", shape="parts", parts=parts, key=key,
                           same_length=p.get("same_length", False),
-                          distinct=p.get("distinct", False), path=path)
+                          distinct=p.get("distinct", False),
+                          bomb_free=p.get("bomb_free", False), maximal=maximal, path=path)
 
     def _pattern_common(self, pd: PatternDef, p: dict, path: tuple) -> None:
         if "where" in p:
@@ -696,6 +703,10 @@ class _Compiler:
         pd.bomb = p.get("bomb", False)
         pd.counts_as_size = p.get("counts_as_size")
         pd.exclusive = p.get("exclusive", False)
+        for k in ("bomb_free", "maximal"):
+            if p.get(k) and pd.shape != "parts":
+                self.error(path + (k,), f"{k} only applies to a composite (parts)", key=True,
+                           expected="parts: [...]")
         if pd.counts_as_size is not None and not pd.bomb:
             self.error(path + ("counts_as_size",), "counts_as_size only applies to bombs",
                        key=True, suggestion="add 'bomb: true'")

@@ -116,6 +116,15 @@ PATTERN = _obj(
         "distinct": {"enum": [True, False, "key"],
                      "description": "For composites: true, no two parts share a rank; key, "
                                     "no other part shares a rank with the key part."},
+        "bomb_free": {"type": "boolean",
+                      "description": "For composites: the parts other than the key part, taken "
+                                     "together, hold no bomb (no set of their cards reads as a "
+                                     "bomb pattern): kickers may not hide a bomb."},
+        "maximal": {"type": "boolean",
+                    "description": "For composites whose key part is a run: no rank just "
+                                   "beyond either end of the run, on its ladder, appears in "
+                                   "the play as often as a step of the run (the other parts "
+                                   "may not lengthen it)."},
         "where": {**EXPR, "description": "Every natural card of the play must satisfy this."},
         "by": {**NAME, "description": "The ladder ranking the key (default: the order)."},
         "bomb": {"type": "boolean", "description": "A bomb beats every non-bomb."},

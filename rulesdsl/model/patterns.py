@@ -159,6 +159,7 @@ class _Instance:
     length: int  # run length (steps), 0 for groups
     ranks: frozenset[int]
     top: int  # the rank that ranks it: a group's rank, a run's top step
+    beyond: frozenset[int] = frozenset()  # a run's ranks just past either end of its ladder
 
 
 class _RankMatcher:
@@ -180,6 +181,7 @@ class _RankMatcher:
                     ok.add(nt.card_rank(kind))
             self.allowed.append(frozenset(ok))
         self._cache: dict[tuple, list[_Instance]] = {}
+        self._bombs: dict[int, list[tuple[tuple[int, int], ...]]] = {}
 
     def order_key(self, rank: int, by: str | None) -> float:
         if by is not None:
@@ -202,6 +204,34 @@ class _RankMatcher:
         from ..language.typecheck import Env
 
         return bool(pd.where(Env(self.rep[rank], self.hc.values)))
+
+    def bomb_demands(self, n: int) -> list[tuple[tuple[int, int], ...]]:
+        """The rank demands of every bomb of at most n cards (any bomb pattern)."""
+        if n not in self._bombs:
+            found: set[tuple[tuple[int, int], ...]] = set()
+            for pd in self.hc.ruleset.patterns:
+                if not pd.bomb:
+                    continue
+                if pd.shape == "cards":
+                    if pd.cards is not None and sum(pd.cards.values()) <= n:
+                        need: Counter = Counter()
+                        for kind, c in pd.cards.items():
+                            need[nt.card_rank(kind)] += c
+                        found.add(tuple(sorted(need.items())))
+                    continue
+                for size in range(1, n + 1):
+                    found.update(inst.demand for inst in self.instances(pd, size))
+            self._bombs[n] = sorted(found)
+        return self._bombs[n]
+
+    def holds_bomb(self, parts: list[_Instance], n: int) -> bool:
+        """Do these parts' cards, taken together, contain a bomb?"""
+        held: Counter = Counter()
+        for c in parts:
+            for rank, cnt in c.demand:
+                held[rank] += cnt
+        return any(all(held[rank] >= cnt for rank, cnt in need)
+                   for need in self.bomb_demands(n))
 
     def _instances(self, pd: PatternDef, n: int):
         if pd.shape == "group":
@@ -230,10 +260,15 @@ class _RankMatcher:
                     continue
                 top = start + steps - 1
                 key = self.order_key(window[-1], pd.by) if pd.by else top
+                beyond = [ladder[i] for i in (start - 1, start + steps) if 0 <= i < len(ladder)]
                 yield _Instance(tuple(sorted((w, g) for w in window)), n, key, steps,
-                                frozenset(window), window[-1])
+                                frozenset(window), window[-1],
+                                frozenset(nt.ACE if x == nt.LOW_ACE else x for x in beyond))
         elif pd.shape == "parts":
-            yield from self._part_instances(pd, n)
+            for inst in self._part_instances(pd, n):
+                # The composite's own `where` limits every rank it holds.
+                if pd.where is None or all(self.rank_allowed(pd, r) for r in inst.ranks):
+                    yield inst
 
     def _part_instances(self, pd: PatternDef, n: int):
         fixed = [p for p in pd.parts if not p.repeat]
@@ -251,6 +286,9 @@ class _RankMatcher:
             for size in range(1, n + 1):
                 options.extend(self.instances(part, size))
             rep_options.append(options)
+        # Fewest and most cards one round of the repeating parts can take.
+        rep_lo = sum(min((o.size for o in opts), default=n + 1) for opts in rep_options)
+        rep_hi = sum(max((o.size for o in opts), default=0) for opts in rep_options)
         count = 0
         for combo in itertools.product(*per_part):
             base_size = sum(c.size for c in combo)
@@ -259,7 +297,7 @@ class _RankMatcher:
             steps = combo[key_index].length
             extras: list[tuple[_Instance, ...]] = [()]
             if repeating:
-                if not steps:
+                if not steps or not steps * rep_lo <= n - base_size <= steps * rep_hi:
                     continue
                 extras = []
                 choices = [itertools.combinations_with_replacement(opts, steps)
@@ -281,11 +319,19 @@ class _RankMatcher:
                         continue
                 if not _distinct_ok(pd.distinct, parts, combo[key_index]):
                     continue
+                lead = combo[key_index]
+                if pd.bomb_free and self.holds_bomb(
+                        parts[:key_index] + parts[key_index + 1:], n - lead.size):
+                    continue
                 demand: Counter = Counter()
                 for c in parts:
                     for rank, cnt in c.demand:
                         demand[rank] += cnt
-                lead = combo[key_index]
+                if pd.maximal:
+                    run = pd.parts[pd.key].run
+                    assert run is not None
+                    if any(demand[rank] >= run.group for rank in lead.beyond):
+                        continue  # another part would lengthen the key run
                 key = self.order_key(lead.top, pd.by) if pd.by else lead.key
                 yield _Instance(tuple(sorted(demand.items())), n, key, lead.length,
                                 frozenset(demand), lead.top)

@@ -72,6 +72,8 @@ class PatternDef:
     same_length: bool = False
     distinct: bool | str = False  # True: parts pairwise; "key": others vs the key part
     repeat: bool = False  # a part that appears once per step of the key part's run
+    bomb_free: bool = False  # the parts other than the key part hold no bomb together
+    maximal: bool = False  # the key run cannot be lengthened by the play's other cards
     cards: dict[int, int] | None = None
     where: Fn | None = None
     by: str | None = None

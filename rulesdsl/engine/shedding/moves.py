@@ -76,6 +76,11 @@ class MoveGenerator:
         if pd.shape == "cards":
             if pd.cards is None or sum(pd.cards.values()) != n:
                 return
+            if pd.where is not None:
+                from ...language.typecheck import Env
+
+                if not all(pd.where(Env(k, self.hc.values)) for k in pd.cards):
+                    return  # switched off, or not these cards
             need = Counter()
             for kind, c in pd.cards.items():
                 need[nt.card_rank(kind)] += c
@@ -85,6 +90,13 @@ class MoveGenerator:
             return
         jokers = {r: ranks[r] for r in self.wild_rank if ranks[r]}
         joker_total = sum(jokers.values())
+        if not joker_total:
+            # No wild card in hand: a demand is played exactly as it is, when held.
+            for inst in self.matcher.instances(pd, n):
+                if all(ranks[r] >= c for r, c in inst.demand):
+                    play = tuple(r for r, c in inst.demand for _ in range(c))
+                    yield play, _make(pd, inst.size, inst.key)
+            return
         for inst in self.matcher.instances(pd, n):
             demand = dict(inst.demand)
             naturals_max = {r: min(ranks[r], c) for r, c in demand.items()}

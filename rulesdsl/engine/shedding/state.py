@@ -334,19 +334,24 @@ class ShedState:
         assert auc is not None and g.rules.auction is not None
         bids = [b for b in g.rules.auction["bids"] if b > auc["bid"]]
         values = self._auction_values(seat)
-        if bids and g.rules.must_raise is not None and g.rules.must_raise(Env(None, values)):
-            return [Action("bid", amount=bids[0])]  # 「必须叫一个比前一叫牌者大一级的牌」
-        out = [PASS] + [Action("bid", amount=b) for b in bids]
-        if values["round"] == 1 and any(cond(Env(None, {**values}))
-                                        for cond in g.rules.instant_win):
-            out.append(Action("claim"))
-        return out
+        claim = [Action("claim")] if values["round"] == 1 and any(
+            cond(Env(None, values)) for cond in g.rules.instant_win) else []
+        if bids and self._must_raise(seat):
+            return [Action("bid", amount=bids[0]), *claim]  # 「必须叫一个比前一叫牌者大一级的牌」
+        return [PASS] + [Action("bid", amount=b) for b in bids] + claim
+
+    def _must_raise(self, seat: int) -> bool:
+        from ...language.typecheck import Env
+
+        rule = self.game.rules.must_raise
+        return rule is not None and bool(rule(Env(None, self._auction_values(seat))))
 
     def _why_not_bid(self, seat: int, act: Action) -> str:
         assert self.auction is not None
         legal = self._auction_actions(seat)
-        if act.kind == "bid" and len(legal) == 1:
-            return f"you must bid {legal[0].amount}"
+        forced = [a for a in legal if a.kind == "bid"]
+        if act.kind in ("bid", "pass") and PASS not in legal and len(forced) == 1:
+            return f"you must bid {forced[0].amount}"
         if act.kind == "bid":
             return f"bid one of {', '.join(str(a.amount) for a in legal if a.kind == 'bid')}" \
                 if any(a.kind == "bid" for a in legal) else "no higher bid is left: pass"
