@@ -117,3 +117,21 @@ def test_an_ambiguous_play_names_its_pattern():
     acts = [str(a) for a in state.legal_actions()]
     assert "S8 H8 D8 LJ LJ" in acts
     assert state.why_illegal("S8 H8 D8 LJ LJ as full_house") is not None
+
+
+@pytest.mark.parametrize("name", ["wenling-duijia-tong", "wenling-liujia-tong",
+                                  "wenling-biao-tong", "guan-pai", "dou-dizhu"])
+def test_every_shedding_ruleset_plays_to_the_end_and_keeps_its_points(name):
+    rs = ruleset(name)
+    state = rs.new_game(seed=21)
+    rng = random.Random(21)
+    while not state.is_terminal():
+        state.apply(state.sample_action(rng))
+    result = state.results[-1]
+    hc = state.game.hc
+    unused = sum(hc.points[k] for k in state.unused)
+    total = sum(result["captured"]) + sum(result["in_hand"]) + unused
+    assert total == rs.total_points()
+    if rs.points_total is not None:
+        assert rs.total_points() == rs.points_total
+    assert len(state.returns()) == rs.players
