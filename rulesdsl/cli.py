@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 from . import __version__
 from .api import FileResult, compiled_json, load, rule_files, validate_file
 from .errors import Problem, RulesdslError, RulesetError
 from .examples import load_examples_file, run_examples
+from .language.compiler import _context_value
 from .language.schema import schema_json
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 def _github(p: Problem) -> str:
@@ -100,6 +105,113 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_OK if report.ok else EXIT_INVALID
 
 
+class _BadInput(Exception):
+    """A command-line value that cannot be used (reported, exit 2)."""
+
+
+def _typed_value(ruleset: Any, name: str, text: str, kind: str) -> Any:
+    """A --context or --option value, read as the ruleset declares it."""
+    if kind == "context":
+        if name not in ruleset.context:
+            raise _BadInput(f"unknown context value {name!r}; this ruleset has "
+                            f"{', '.join(ruleset.context) or 'none'}")
+        try:
+            return _context_value(ruleset.context[name].type, text)
+        except RulesdslError as exc:
+            raise _BadInput(f"--context {name}: {exc}") from None
+    if name not in ruleset.options:
+        raise _BadInput(f"unknown option {name!r}; this ruleset has "
+                        f"{', '.join(ruleset.options) or 'none'}")
+    value = yaml.safe_load(text) if text.strip() else text
+    spec = (ruleset.resolved.get("options") or {}).get(name) or {}
+    choices = spec.get("choices") if isinstance(spec, dict) else None
+    if choices is not None and value not in choices:
+        raise _BadInput(f"--option {name}: {text!r} is not one of "
+                        f"{', '.join(map(str, choices))}")
+    return value
+
+
+def _pairs(values: list[str] | None, flag: str) -> list[tuple[str, str]]:
+    out = []
+    for v in values or []:
+        name, sep, value = v.partition("=")
+        if not sep or not name.strip():
+            raise _BadInput(f"{flag} takes NAME=VALUE, not {v!r}")
+        out.append((name.strip(), value.strip()))
+    return out
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from .engine.tiles.hand import ScoringHand
+    from .engine.tiles.scoring import parse_melds, score_hand
+    from .model import notation as nt
+
+    ruleset = load(args.ruleset)
+    if ruleset.family != "tiles":
+        print(f"rulesdsl: {ruleset.id} is a {ruleset.family} ruleset; score is for tile "
+              "rulesets", file=sys.stderr)
+        return EXIT_INVALID
+    try:
+        try:
+            concealed = nt.parse_tiles(args.hand)
+            win_tile = nt.tile_kind(args.win_tile) if args.win_tile else None
+            melds = parse_melds(" ".join(args.melds or []))
+            flowers = nt.parse_tiles(args.flowers) if args.flowers else []
+            seat = nt.tile_kind(args.seat_wind)
+        except nt.NotationError as exc:
+            raise _BadInput(str(exc)) from None
+        if not concealed and not melds:
+            raise _BadInput("--hand holds no tiles")
+        if not 27 <= seat <= 30:
+            raise _BadInput(f"--seat-wind {args.seat_wind}: a seat wind is 1z-4z")
+        held = concealed + ([win_tile] if win_tile is not None else []) + \
+            [t for m in melds for t in m.tiles()] + flowers
+        for kind in sorted(set(held)):
+            copies = ruleset.deck[kind] if kind < len(ruleset.deck) else 0
+            if held.count(kind) > copies:
+                raise _BadInput(f"{held.count(kind)} × {nt.format_tile(kind)}, but the set "
+                                f"has {copies}")
+        context: dict[str, Any] = {}
+        given = _pairs(args.context, "--context")
+        if args.turned is not None:
+            given.append(("turned", args.turned))
+        for name, value in given:
+            context[name] = _typed_value(ruleset, name, value, "context")
+        for name, value in _pairs(args.option, "--option"):
+            context[name] = _typed_value(ruleset, name, value, "option")
+        missing = [n for n in ruleset.context if n not in context]
+        if missing:
+            raise _BadInput("this ruleset needs the context value(s) "
+                            + ", ".join(missing) + " (--context NAME=VALUE"
+                            + (", or --turned TILE" if "turned" in missing else "") + ")")
+        winner = not args.non_winner
+        if winner and win_tile is None:
+            raise _BadInput("a winning hand needs --win-tile (or --non-winner)")
+        win = ruleset.win or {}
+        before = 3 * win.get("sets", 4) + 2 * win.get("pairs", 1) - 1 - 3 * len(melds)
+        if winner and len(concealed) != before:
+            raise _BadInput(f"--hand holds {len(concealed)} tiles; a winning hand holds "
+                            f"{before} before the winning tile"
+                            + (f" with {len(melds)} meld(s)" if melds else ""))
+    except _BadInput as exc:
+        print(f"rulesdsl score: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    hand = ScoringHand(concealed=concealed, melds=melds, exposed_flowers=flowers,
+                       winner=winner, win_tile=win_tile, self_drawn=args.self_drawn,
+                       kong_replacement=args.kong_replacement,
+                       flower_replacement=args.flower_replacement,
+                       robbed_kong=args.robbed_kong, seat_wind=seat)
+    score = score_hand(ruleset, hand, context, None)
+    if args.json:
+        shown = {k: nt.format_tile(v) if ruleset.context.get(k) is not None
+                 and ruleset.context[k].type == "tile" else v for k, v in context.items()}
+        print(json.dumps({"ruleset": ruleset.id, "context": shown, **score.to_dict()},
+                         indent=2, ensure_ascii=False))
+    else:
+        print(score.explain())
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rulesdsl", description="Regional card and tile games written as data.")
@@ -120,6 +232,31 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("ruleset", help="a bundled id or a rule file")
     k.add_argument("--examples", required=True, metavar="FILE")
     k.set_defaults(func=cmd_check)
+    sc = sub.add_parser("score", help="score a tile hand: items, base, fan, total",
+                        description="Score one hand of a tile ruleset (the best reading "
+                        "of its wilds is chosen and shown).")
+    sc.add_argument("ruleset", help="a bundled id or a rule file")
+    sc.add_argument("--hand", required=True, help="concealed tiles before the winning tile, "
+                    "e.g. 13p456m789m234s567s11z")
+    sc.add_argument("--win-tile", help="the winning tile, e.g. 2p")
+    sc.add_argument("--melds", action="extend", nargs="+", metavar="MELD",
+                    help="exposed or declared sets: c:123m p:555z k:1111m ck:1111m "
+                    "(concealed kong); repeatable")
+    sc.add_argument("--flowers", help="exposed flowers and special tiles, e.g. 1f5z")
+    sc.add_argument("--seat-wind", default="1z", help="1z-4z (default 1z)")
+    sc.add_argument("--turned", help="the turned-up tile (shorthand for --context turned=TILE)")
+    sc.add_argument("--context", action="append", metavar="NAME=VALUE",
+                    help="a context value of the ruleset; repeatable")
+    sc.add_argument("--option", action="append", metavar="NAME=VALUE",
+                    help="an option value for this hand; repeatable")
+    sc.add_argument("--self-drawn", action="store_true")
+    sc.add_argument("--kong-replacement", action="store_true")
+    sc.add_argument("--flower-replacement", action="store_true")
+    sc.add_argument("--robbed-kong", action="store_true")
+    sc.add_argument("--non-winner", action="store_true",
+                    help="score the hand of a player who did not win")
+    sc.add_argument("--json", action="store_true", help="print JSON")
+    sc.set_defaults(func=cmd_score)
     return parser
 
 
@@ -142,3 +279,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:  # a bug in rulesdsl, not bad input: say so, without a traceback
+        if os.environ.get("RULESDSL_DEBUG"):
+            raise
+        print(f"rulesdsl: internal error ({type(exc).__name__}: {exc}); this is a bug in "
+              "rulesdsl, please report it with the file you used (RULESDSL_DEBUG=1 shows "
+              "the traceback)", file=sys.stderr)
+        return EXIT_INTERNAL

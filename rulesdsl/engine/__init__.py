@@ -27,6 +27,10 @@ def _build(ruleset: Ruleset) -> Any:
         from .shedding import ShedGame
 
         return ShedGame(ruleset)
+    if ruleset.family == "tiles":
+        from .tiles import TileGame
+
+        return TileGame(ruleset)
     raise RulesdslError(f"no engine for the {ruleset.family} family yet")
 
 

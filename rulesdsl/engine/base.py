@@ -25,7 +25,11 @@ from ..model import notation as nt
 TERMINAL = -2
 CHANCE = -1
 
-ACTION_KINDS = ("play", "pass", "declare", "bury", "bid", "claim")
+ACTION_KINDS = ("play", "pass", "declare", "bury", "bid", "claim", "discard", "chow", "pung",
+                "kong", "concealed_kong", "added_kong", "win")
+# Actions of the tile family show tiles (Tenhou notation), not cards.
+TILE_ACTIONS = frozenset({"discard", "chow", "pung", "kong", "concealed_kong", "added_kong",
+                          "win"})
 
 
 class IllegalAction(RulesdslError):
@@ -53,6 +57,8 @@ class Action:
     def __str__(self) -> str:
         if self.kind == "bid":
             return f"bid {self.amount}"
+        if self.kind in TILE_ACTIONS:
+            return f"{self.kind} {nt.format_tiles(self.cards)}".strip()
         text = nt.format_cards(self.cards)
         if self.pattern:
             text = f"{text} as {self.pattern}"
@@ -61,6 +67,8 @@ class Action:
         return f"{self.kind} {text}".strip()
 
     def to_json(self) -> dict[str, Any]:
+        if self.kind in TILE_ACTIONS:
+            return {"type": self.kind, "tiles": nt.format_tiles(self.cards)}
         out: dict[str, Any] = {"type": self.kind, "cards": nt.format_cards(self.cards)}
         if self.pattern:
             out["pattern"] = self.pattern
@@ -81,6 +89,11 @@ class Action:
             pattern = value.get("pattern")
             if pattern is not None and not isinstance(pattern, str):
                 raise IllegalAction("a pattern is named by a string")
+            if kind in TILE_ACTIONS:
+                try:
+                    return Action.of(kind, nt.parse_tiles(value.get("tiles", "") or ""))
+                except NotationError as exc:
+                    raise IllegalAction(str(exc)) from None
             if kind == "bid":
                 amount = value.get("amount")
                 if not isinstance(amount, int) or isinstance(amount, bool):
@@ -107,6 +120,11 @@ class Action:
             if pattern is None or " " in pattern:
                 raise IllegalAction("name one pattern after 'as', e.g. 'S8 H8 D8 LJ LJ as bomb'")
         head, _, rest = text.partition(" ")
+        if head in TILE_ACTIONS:
+            try:
+                return Action.of(head, nt.parse_tiles(rest) if rest.strip() else [])
+            except NotationError as exc:
+                raise IllegalAction(str(exc)) from None
         try:
             if head in ACTION_KINDS:
                 return Action.of(head, nt.parse_cards(rest) if rest.strip() else [], pattern)

@@ -27,6 +27,7 @@ from ..model.ruleset import (
     ShedPlay,
     Table,
     Tier,
+    TilePlay,
     TrickPlay,
     Wild,
     trick_result_names,
@@ -264,6 +265,7 @@ class _Compiler:
         levels = self._levels()
         play = self._play(tables, formulas)
         shed = self._shed_play(tables, formulas)
+        tiles_play = self._tiles_play(tables, formulas)
         examples = self._examples(tables, formulas, patterns)
         resolved = self._resolved()
         digest = hashlib.sha256(
@@ -281,7 +283,7 @@ class _Compiler:
             demoted=pats.get("demoted", "normal"), points=points,
             points_total=d.get("points_total"), levels=levels, tables=tables,
             formulas=formulas, win=win, limit_hands=limit_hands, scoring_items=items,
-            totals=totals, examples=examples, play=play, shed=shed,
+            totals=totals, examples=examples, play=play, shed=shed, tiles_play=tiles_play,
         )
         if not any(p.severity == "error" for p in self.problems):
             self._static_checks(ruleset)
@@ -840,6 +842,50 @@ class _Compiler:
         _ = hand_scope
         return win, limit_hands, items, totals
 
+    def _tiles_play(self, tables: dict[str, Table],
+                    formulas: dict[str, Formula]) -> TilePlay | None:
+        pl = self.data.get("play")
+        if pl is None or self.family != "tiles":
+            return None
+        out = TilePlay()
+        if "bonus" in pl:
+            c = self.expr(("play", "bonus"), pl["bonus"], self.card_scope, BOOL)
+            out.bonus = c[1] if c else None
+        wall = pl.get("wall")
+        if wall is not None:
+            if wall not in tables:
+                self.error(("play", "wall"), f"no table named {wall!r}",
+                           suggestion=did_you_mean(wall, tables))
+            elif tables[wall].inputs != ["tiles_left"] or \
+                    not isinstance(tables[wall].outputs.get("phase"), list):
+                self.error(("tables", wall), "a wall table takes tiles_left and gives phase",
+                           expected="input: [tiles_left], output: {phase: [play, live_tile, "
+                           "exhausted]}")
+            else:
+                out.wall = wall
+        out.chow_from = pl.get("chow_from", "previous_player")
+        out.claim_with_wilds = pl.get("claim_with_wilds", False)
+        out.pung_pass_lock = pl.get("pung_pass_lock", True)
+        out.rob_kong = pl.get("rob_kong", "added_only")
+        out.discarded_wild = pl.get("discarded_wild", "forfeit")
+        pay = pl.get("payments", {})
+        out.stake = pay.get("stake", 1)
+        for key, names in (("to_winner", ["total", "stake"]),
+                           ("between_others", ["receiver_total", "payer_total", "stake"])):
+            f = pay.get(key)
+            if f is None:
+                continue
+            if f not in formulas:
+                self.error(("play", "payments", key), f"no formula named {f!r}",
+                           suggestion=did_you_mean(f, formulas))
+                continue
+            for j, inp in enumerate(formulas[f].inputs):
+                if inp not in names:
+                    self.error(("formulas", f, "input", j), f"the tile engine gives this "
+                               f"formula no value {inp!r}", expected="one of " + ", ".join(names))
+            setattr(out, key, f)
+        return out
+
     def _shed_play(self, tables: dict[str, Table],
                    formulas: dict[str, Formula]) -> ShedPlay | None:
         pl = self.data.get("play")
@@ -976,10 +1022,7 @@ class _Compiler:
         pl = self.data.get("play")
         if pl is None:
             return None
-        if self.family == "shedding":
-            return None
-        if self.family != "trick":
-            self.error(("play",), "play: is for the trick and shedding families", key=True)
+        if self.family in ("shedding", "tiles"):
             return None
         out = TrickPlay()
         dec = pl.get("declare")

@@ -275,6 +275,7 @@ EXAMPLE = {
         "seat_wind": _s("The seat wind tile (1z-4z)."),
         "flowers": _s("Exposed flowers and specials."),
         "kong_replacement": {"type": "boolean"},
+        "flower_replacement": {"type": "boolean"},
         "robbed_kong": {"type": "boolean"},
         "winner": {"type": "boolean"},
         "expect": {"description": "What is asserted."},
@@ -550,6 +551,34 @@ def ruleset_schema() -> dict[str, Any]:
                                          "(what each defender gains, paid by the dealer "
                                          "side). The side of the first player out wins."},
                          "doc": _s("The seed's words.")},
+                    ),
+                    "bonus": {**EXPR, "description": "Tiles: tiles set aside face up with "
+                              "a replacement from the wall's end (flowers, special tiles)."},
+                    "wall": {**NAME, "description": "Tiles: a table over tiles_left giving "
+                             "phase: play, live_tile or exhausted."},
+                    "chow_from": {"enum": ["previous_player", "anyone", "none"],
+                                  "description": "Tiles: who may chow a discard."},
+                    "claim_with_wilds": {"type": "boolean",
+                                         "description": "Tiles: wilds may help claim a "
+                                                        "discard (「“得”不能“吃”」: false)."},
+                    "pung_pass_lock": {"type": "boolean",
+                                       "description": "Tiles: a pung passed up cannot be "
+                                                      "claimed again until your next turn."},
+                    "rob_kong": {"enum": ["added_only", "none"],
+                                 "description": "Tiles: robbing a kong (抢杠): only a pung "
+                                                "promoted to a kong can be robbed."},
+                    "discarded_wild": {"enum": ["forfeit", "normal"],
+                                       "description": "Tiles: forfeit: whoever discards a "
+                                                      "wild cannot win and scores 0, and "
+                                                      "nobody wins on it."},
+                    "payments": _obj(
+                        "Tiles: settlement formulas.",
+                        {"to_winner": {**NAME, "description": "A formula (total, stake): "
+                                       "what each player pays the winner."},
+                         "between_others": {**NAME, "description": "A formula "
+                                            "(receiver_total, payer_total, stake): what a "
+                                            "non-winner pays another."},
+                         "stake": _int("The stake (底银).", 0, 1000000)},
                     ),
                     "result": _obj(
                         "Turning the hand into level changes.",

@@ -198,6 +198,22 @@ class ShedPlay:
     instant_win: list[Fn] = field(default_factory=list)
 
 
+@dataclass
+class TilePlay:
+    """The tile family's `play:` section, compiled."""
+
+    bonus: Fn | None = None
+    wall: str | None = None
+    chow_from: str = "previous_player"
+    claim_with_wilds: bool = False
+    pung_pass_lock: bool = True
+    rob_kong: str = "added_only"
+    discarded_wild: str = "forfeit"
+    to_winner: str | None = None
+    between_others: str | None = None
+    stake: int = 1
+
+
 SEAT_NAMES = ["place", "own", "in_hand", "cards_left", "last_captured", "last_in_hand",
               "early", "players", "base"]
 
@@ -251,6 +267,7 @@ class Ruleset:
     examples: list[dict[str, Any]]
     play: TrickPlay | None = None
     shed: ShedPlay | None = None
+    tiles_play: TilePlay | None = None
 
     def new_game(self, seed: int = 0, **options: Any):
         """A new match (or `hands=N` hands) of this ruleset, deterministic given the seed."""

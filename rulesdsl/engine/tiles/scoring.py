@@ -1,0 +1,781 @@
+"""Scoring a tile hand against a ruleset's `scoring:` items, limit hands and totals.
+
+`score_hand(ruleset, hand, context, decompositions)` reads one player's hand every way
+it can be read and keeps the reading with the highest total:
+
+- a reading is a Decomposition (the concealed sets; the melds are added to them) and,
+  for a winner, the set the winning tile completes, which fixes the wait: `closed` (the
+  middle tile of a chow), `edge` (the 3 of a 1-2-3 chow or the 7 of a 7-8-9 chow),
+  `pair` (it completes the pair) or `other`. Where the winning tile could complete more
+  than one set, each is a reading;
+- each reading gives the hand scope (`sets`, `tiles`, `wait`, `wilds` …) the `when`
+  and `where` expressions see; every item whose `for` names the player's role (`winner`
+  or `others`) is applied: `each: set` counts the sets satisfying `where`, `each: tile`
+  the tiles of `zone` satisfying it, an item without `each` applies once when its `when`
+  holds; a base item adds count × points, a fan item count × fan;
+- a limit hand (a `win.limit_hands` entry, or an item with `limit: true`) totals the cap:
+  `scoring.limit`, or else the ceiling of the role's total formula; otherwise the total is
+  the formula named in `scoring.totals` for the role, fed `base` and `fan` (and any hand
+  value it declares as an input). A player who discarded a wild scores 0.
+- the best reading is the highest total, then a limit hand, then more fan, then more base.
+
+Non-winners (and a "winner" whose tiles hold no complete reading) are scored on partial
+readings: any choice of disjoint pairs, pungs and chows (wilds included) from the
+concealed tiles, the rest unused. Only *maximal* readings are tried — ones whose unused
+tiles could not make one more set — since an extra set never lowers a non-winner's score
+in any ruleset written so far; the search is bounded (MAX_READINGS readings, MAX_STEPS
+search steps) and tries pungs before pairs before chows, so the bound cuts the least
+promising readings.
+
+The decomposer here is a plain recursive search over the 34 tile kinds with wilds; the
+function `find_readings` is the one place to swap in a faster shape module.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from ...errors import RulesdslError
+from ...language.typecheck import Env, EvaluationError
+from ...model import notation as nt
+from ...model.ruleset import LookupError_, Ruleset
+from .hand import Decomposition, ScoringHand, TileSet
+
+PLAYABLE = 34  # kinds 0..33 form sets; 34.. are flowers
+MAX_READINGS = 3000
+MAX_STEPS = 200_000
+WAITS = ("closed", "edge", "pair", "other")
+
+
+class ItemScore(NamedTuple):
+    """One item that applied: `value` is the points (base) or fan per occurrence."""
+
+    name: str
+    kind: str  # base | fan
+    count: int
+    value: int
+
+    @property
+    def amount(self) -> int:
+        return self.count * self.value
+
+
+@dataclass
+class HandScore:
+    """One player's scored hand: the items of the best reading and its total."""
+
+    role: str  # winner | others
+    wins: bool
+    items: list[ItemScore]
+    base: int
+    fan: int
+    total: Any
+    limit: str | None
+    decomposition: Decomposition | None
+    limits: list[str] = field(default_factory=list)  # every limit hand that holds
+    wait: str | None = None
+    melds: list[TileSet] = field(default_factory=list)
+    formula: str | None = None
+    readings: int = 0  # readings evaluated
+    truncated: bool = False  # the reading search hit its bound
+    notes: list[str] = field(default_factory=list)
+
+    def item_names(self) -> list[str]:
+        """Names of what applied: the limit hands for a limit hand, else the items."""
+        if self.limit is not None:
+            return list(self.limits)
+        return [i.name for i in self.items]
+
+    def reading_text(self) -> str:
+        parts = [format_set(s, exposed=not s.concealed) for s in self.melds]
+        if self.decomposition is not None:
+            parts += [format_set(s) for s in self.decomposition.sets]
+        return " ".join(parts) if parts else "(no sets)"
+
+    def explain(self) -> str:
+        who = "winner" if self.role == "winner" else (
+            "winner (a limit hand without a complete shape)" if self.wins else "non-winner")
+        lines = [f"{who}: {self.reading_text()}"]
+        if self.wait is not None:
+            lines.append(f"  wait: {self.wait}")
+        wild_sets = [format_set(s) for s in (self.decomposition.sets if self.decomposition
+                                              else ()) if s.wilds]
+        if wild_sets:
+            lines.append(f"  wilds read as: {', '.join(wild_sets)} (best of {self.readings} "
+                         "readings)")
+        elif self.readings > 1:
+            lines.append(f"  best of {self.readings} readings")
+        for it in self.items:
+            unit = "fan" if it.kind == "fan" else "base"
+            lines.append(f"  {it.name:<24} {unit:<4} {it.count} × {it.value} = {it.amount}")
+        lines.extend(f"  note: {n}" for n in self.notes)
+        if self.limit is not None:
+            lines.append(f"limit hand: {', '.join(self.limits)} → total {self.total}")
+        else:
+            via = f" ({self.formula})" if self.formula else ""
+            lines.append(f"base {self.base}, fan {self.fan} → total {self.total}{via}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "role": self.role, "wins": self.wins,
+            "items": [{"name": i.name, "kind": i.kind, "count": i.count, "value": i.value,
+                       "amount": i.amount} for i in self.items],
+            "base": self.base, "fan": self.fan, "total": self.total, "limit": self.limit,
+            "limits": self.limits, "wait": self.wait, "reading": self.reading_text(),
+            "sets": [{**s.as_scope(), "tile": nt.format_tile(s.tile)}
+                     for s in list(self.melds) + list(self.decomposition.sets
+                                                      if self.decomposition else [])],
+            "readings": self.readings, "truncated": self.truncated, "notes": self.notes,
+        }
+
+
+def format_set(s: TileSet, exposed: bool = False) -> str:
+    text = nt.format_tiles(s.tiles()).replace(" ", "")
+    text = re.sub(r"(\d)[mpszf](?=\d)", r"\1", text)  # 1p2p3p → 123p
+    if s.kind == "kong" and s.concealed:
+        text += "(concealed)"
+    if s.wilds:
+        home = f", {s.home_wilds} as itself" if s.home_wilds else ""
+        text += f"({s.wilds} wild{'s' if s.wilds > 1 else ''}{home})"
+    return f"[{text}]" if exposed else text
+
+
+# ------------------------------------------------------------------ hand input
+
+_MELD_KINDS = {"c": ("chow", False), "p": ("pung", False), "k": ("kong", False),
+               "ck": ("kong", True), "chow": ("chow", False), "pung": ("pung", False),
+               "kong": ("kong", False), "concealed_kong": ("kong", True)}
+
+
+def parse_meld(text: str) -> TileSet:
+    """'c:123m' chow, 'p:555z' pung, 'k:1111m' exposed kong, 'ck:1111m' concealed kong."""
+    prefix, sep, rest = str(text).strip().partition(":")
+    if not sep or prefix.lower() not in _MELD_KINDS:
+        raise nt.NotationError(f"{text!r} is not a meld; write c:123m (chow), p:555z (pung), "
+                               "k:1111m (kong) or ck:1111m (concealed kong)")
+    kind, concealed = _MELD_KINDS[prefix.lower()]
+    tiles = sorted(nt.parse_tiles(rest))
+    size = {"chow": 3, "pung": 3, "kong": 4}[kind]
+    ok = len(tiles) == size and tiles[0] < PLAYABLE
+    if ok and kind == "chow":
+        ok = tiles[0] < 27 and tiles[0] % 9 <= 6 and tiles == [tiles[0] + i for i in range(3)]
+    elif ok:
+        ok = len(set(tiles)) == 1
+    if not ok:
+        raise nt.NotationError(f"{text!r}: {rest!r} is not a {kind}")
+    return TileSet(kind, tiles[0], concealed=concealed)
+
+
+def parse_melds(text: str | Iterable[str] | None) -> list[TileSet]:
+    if text is None:
+        return []
+    chunks = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return [parse_meld(c) for c in chunks]
+
+
+# ------------------------------------------------------------------ the wild tables
+
+
+@dataclass
+class _Wilds:
+    """Which tile kinds are wild in this hand and what each can stand for."""
+
+    wild: list[bool]
+    stands: dict[int, frozenset[int]]  # wild face -> kinds it stands for
+
+    @classmethod
+    def of(cls, ruleset: Ruleset, values: dict[str, Any]) -> _Wilds:
+        wild = [False] * nt.TILE_KINDS
+        stands: dict[int, frozenset[int]] = {}
+        for kind in range(nt.TILE_KINDS):
+            if kind < len(ruleset.deck) and not ruleset.deck[kind]:
+                continue
+            env = Env(kind, values)
+            for w in ruleset.wilds:
+                if w.select(env):
+                    wild[kind] = True
+                    stands[kind] = frozenset(
+                        j for j in range(PLAYABLE)
+                        if (j >= len(ruleset.deck) or ruleset.deck[j])
+                        and w.stands_for(Env(j, values)))
+                    break
+        return cls(wild, stands)
+
+    def split(self, tiles: Iterable[int]) -> tuple[list[int], list[int], list[int]]:
+        """(34 counts of plain tiles, wild tiles, unplaceable tiles such as held flowers)."""
+        counts = [0] * PLAYABLE
+        wilds: list[int] = []
+        stray: list[int] = []
+        for t in tiles:
+            if self.wild[t]:
+                wilds.append(t)
+            elif t < PLAYABLE:
+                counts[t] += 1
+            else:
+                stray.append(t)
+        return counts, wilds, stray
+
+
+# ------------------------------------------------------------------ the decomposer
+
+
+def _suit_ok(start: int) -> bool:
+    return 0 <= start < 27 and start % 9 <= 6
+
+
+class _Search:
+    """Recursive search for complete (`sets`/`pairs` given) or maximal partial readings.
+
+    The pool of wilds is kept by class: a wild that can stand for its own face is its own
+    class (it reads as `home` there); wilds that never can and stand for the same kinds are
+    interchangeable and share a class, which keeps symmetric readings out of the search.
+    """
+
+    def __init__(self, counts: list[int], wild_faces: list[int], stands: dict[int,
+                 frozenset[int]], sets: int | None, pairs: int | None, chows: bool):
+        self.counts = list(counts)
+        self.pool: dict[Any, int] = {}
+        self.class_stands: dict[Any, frozenset[int]] = {}
+        for f in wild_faces:
+            st = stands.get(f, frozenset())
+            key: Any = f if f in st else ("any", st)
+            self.pool[key] = self.pool.get(key, 0) + 1
+            self.class_stands[key] = st
+        self.sets = sets
+        self.pairs = pairs
+        self.complete = sets is not None
+        self.chows = chows
+        self.results: dict[tuple, Decomposition] = {}
+        self.steps = 0
+        self.truncated = False
+        self.acc: list[TileSet] = []
+        self.left: list[int] = []
+
+    # ---- wild filling
+
+    def _fills(self, slots: list[int]) -> Iterator[tuple[list[Any], int]]:
+        """Ways to fill these slot kinds with wilds from the pool: (classes used, home)."""
+        if not slots:
+            yield [], 0
+            return
+        j, rest = slots[0], slots[1:]
+        for key, n in list(self.pool.items()):
+            if n <= 0 or j not in self.class_stands[key]:
+                continue
+            self.pool[key] -= 1
+            inner = self._fills(rest)
+            try:
+                for used, home in inner:
+                    yield [key, *used], home + (1 if key == j else 0)
+            finally:
+                inner.close()
+                self.pool[key] += 1
+
+    def _place(self, kind: str, tile: int, reals: list[int], wild_slots: list[int]) -> Iterator[
+            None]:
+        """Take `reals` from the counts and fill `wild_slots` every possible way."""
+        for r in reals:
+            self.counts[r] -= 1
+        seen: set[tuple[int, tuple[str, ...]]] = set()
+        fills = self._fills(wild_slots)
+        try:
+            for used, home in fills:
+                key = (home, tuple(sorted(map(repr, used))))
+                if key in seen:
+                    continue
+                seen.add(key)
+                # the wilds in `used` stay taken from the pool while _fills is suspended
+                self.acc.append(TileSet(kind, tile, True, len(used), home))
+                try:
+                    yield
+                finally:
+                    self.acc.pop()
+        finally:
+            fills.close()
+            for r in reals:
+                self.counts[r] += 1
+
+    # ---- the search
+
+    def run(self, limit: int = MAX_READINGS) -> list[Decomposition]:
+        self.limit = limit
+        if self.complete:
+            assert self.sets is not None and self.pairs is not None
+            size = sum(self.counts) + sum(self.pool.values())
+            if size != 3 * self.sets + 2 * self.pairs:
+                return []
+        self._rec(0)
+        return list(self.results.values())
+
+    def _stop(self) -> bool:
+        self.steps += 1
+        if len(self.results) >= self.limit or self.steps > MAX_STEPS:
+            self.truncated = True
+            return True
+        return False
+
+    def _rec(self, start: int) -> None:
+        if self._stop():
+            return
+        k = start
+        while k < PLAYABLE and not self.counts[k]:
+            k += 1
+        if k == PLAYABLE:
+            self._finish()
+            return
+        c = self.counts[k]
+        need_sets = self.sets is None or self.sets > 0
+        need_pairs = self.pairs is None or self.pairs > 0
+        # pungs, then pairs, then chows: the usual order of value
+        if need_sets:
+            for r in range(min(c, 3), 0, -1):
+                self._descend(self._place("pung", k, [k] * r, [k] * (3 - r)), k, "sets")
+        if need_pairs:
+            for r in range(min(c, 2), 0, -1):
+                self._descend(self._place("pair", k, [k] * r, [k] * (2 - r)), k, "pairs")
+        if need_sets and self.chows and k < 27:
+            for p in range(3):
+                s = k - p
+                if not _suit_ok(s):
+                    continue
+                self._chow(s, k)
+        if not self.complete and c == 1:
+            # leave this tile unused (a second copy would have made a pair: never maximal)
+            self.counts[k] -= 1
+            self.left.append(k)
+            self._rec(k)
+            self.left.pop()
+            self.counts[k] += 1
+
+    def _chow(self, s: int, k: int) -> None:
+        above = [j for j in (s, s + 1, s + 2) if j > k]
+        # each tile above k: real when held, or a wild standing in
+        options: list[list[bool]] = [[]]
+        for j in above:
+            choices = [True, False] if self.counts[j] else [False]
+            options = [o + [c] for o in options for c in choices]
+        for real_above in options:
+            reals = [k] + [j for j, real in zip(above, real_above) if real]
+            wild_slots = [j for j in (s, s + 1, s + 2) if j not in reals]
+            self._descend(self._place("chow", s, reals, wild_slots), k, "sets")
+
+    def _descend(self, placements: Iterator[None], k: int, what: str) -> None:
+        for _ in placements:
+            if what == "sets" and self.sets is not None:
+                self.sets -= 1
+                self._rec(k)
+                self.sets += 1
+            elif what == "pairs" and self.pairs is not None:
+                self.pairs -= 1
+                self._rec(k)
+                self.pairs += 1
+            else:
+                self._rec(k)
+            if len(self.results) >= self.limit:
+                return
+
+    def _wild_total(self) -> int:
+        return sum(self.pool.values())
+
+    def _finish(self, first_shape: int = 0) -> None:
+        """No plain tile left: the remaining wilds make whole sets of their own."""
+        w = self._wild_total()
+        if self.complete:
+            if self.sets == 0 and self.pairs == 0:
+                if w == 0:
+                    self._record()
+                return
+            self._all_wild_sets(first_shape)
+            return
+        if w >= 2:
+            if not self._all_wild_sets(first_shape):
+                self._record()  # wilds that stand for nothing
+            return
+        if w == 1:
+            st = next(self.class_stands[key] for key, n in self.pool.items() if n)
+            if any(t in st for t in self.left):
+                return  # the wild could pair an unused tile: not maximal
+        for a in self.left:
+            if self.chows and _suit_ok(a) and a + 1 in self.left and a + 2 in self.left:
+                return  # an unused chow: not maximal
+        self._record()
+
+    def _wild_shapes(self) -> list[tuple[str, int]]:
+        kinds = sorted(set().union(*(self.class_stands[key] for key, n in self.pool.items()
+                                     if n)))
+        shapes = [("pung", j) for j in kinds]
+        if self.chows:
+            shapes += [("chow", s) for s in kinds if _suit_ok(s)]
+        return shapes + [("pair", j) for j in kinds]
+
+    def _all_wild_sets(self, first_shape: int) -> bool:
+        """Try each set made of wilds alone, in a fixed order (shape index >= first_shape,
+        so one reading is not found once per order of its sets); False if none fits."""
+        tried = False
+        for index, (kind, tile) in enumerate(self._wild_shapes()):
+            if index < first_shape:
+                continue
+            what = "pairs" if kind == "pair" else "sets"
+            if what == "pairs" and self.pairs is not None and self.pairs <= 0:
+                continue
+            if what == "sets" and self.sets is not None and self.sets <= 0:
+                continue
+            slots = [tile] * 2 if kind == "pair" else (
+                [tile, tile + 1, tile + 2] if kind == "chow" else [tile] * 3)
+            for _ in self._place(kind, tile, [], slots):
+                tried = True
+                if what == "pairs" and self.pairs is not None:
+                    self.pairs -= 1
+                    self._finish(index)
+                    self.pairs += 1
+                elif what == "sets" and self.sets is not None:
+                    self.sets -= 1
+                    self._finish(index)
+                    self.sets += 1
+                else:
+                    self._finish(index)
+                if self._stop():
+                    return tried
+        return tried
+
+    def _record(self) -> None:
+        key = tuple(sorted(self.acc, key=lambda s: (s.tile, s.kind, s.wilds, s.home_wilds)))
+        if key not in self.results:
+            self.results[key] = Decomposition(key)
+
+
+def brute_force_readings(counts: list[int], wild_faces: list[int],
+                         stands: dict[int, frozenset[int]], sets: int | None,
+                         pairs: int | None, chows: bool = True,
+                         limit: int = MAX_READINGS) -> tuple[list[Decomposition], bool]:
+    """Readings of the plain `counts` (34 kinds) with these wilds: complete ones (exactly
+    `sets` sets and `pairs` pairs) or, with sets=None, maximal partial ones. Also says
+    whether the search hit its bound."""
+    search = _Search(counts, wild_faces, stands, sets, pairs, chows)
+    found = search.run(limit)
+    return found, search.truncated
+
+
+def _stands_ok(dec: Decomposition, counts: list[int], allowed: frozenset[int]) -> bool:
+    """Some way of placing the plain tiles leaves the wilds only on kinds they stand for."""
+    if all(not s.wilds for s in dec.sets):
+        return True
+    return any(all(t in allowed for s, mask in zip(dec.sets, assignment)
+                   for t, is_wild in zip(s.tiles(), mask) if is_wild)
+               for assignment in _slot_assignments(counts, dec.sets))
+
+
+def _shape_readings(counts: list[int], wild_faces: list[int],
+                    stands: dict[int, frozenset[int]], sets: int, pairs: int,
+                    set_kinds: Iterable[str]) -> tuple[list[Decomposition], bool] | None:
+    """Complete readings from the shape module (rulesdsl.engine.tiles.shapes), which
+    lets a wild stand for any kind and knows one wild face: its readings are filtered by
+    what the wilds stand for. None when it cannot express these wilds."""
+    try:
+        from .shapes import WinShape
+    except ImportError:
+        return None
+    faces = set(wild_faces)
+    homes = [f for f in faces if f in stands.get(f, frozenset())]
+    if len(faces) > 1 and homes:
+        return None  # several wild faces, one of them standing for itself
+    wild_kind = homes[0] if homes else None
+    allowed = frozenset().union(*(stands.get(f, frozenset()) for f in faces)) if faces \
+        else frozenset()
+    shape = WinShape(sets, pairs, set_kinds)
+    out: list[Decomposition] = []
+    for dec in shape.decompositions(counts, len(wild_faces), 0, wild_kind):
+        if _stands_ok(dec, counts, allowed):
+            out.append(dec)
+            if len(out) >= MAX_READINGS:
+                return out, True
+    return out, False
+
+
+def find_readings(counts: list[int], wild_faces: list[int], stands: dict[int, frozenset[int]],
+                  sets: int | None, pairs: int | None, chows: bool = True
+                  ) -> tuple[list[Decomposition], bool]:
+    """The decomposer the scorer uses: complete readings from the shape module when it
+    is there, partial readings (and any case it cannot express) from the search here."""
+    if sets is not None and pairs is not None:
+        kinds = ["chow", "pung"] if chows else ["pung"]
+        found = _shape_readings(counts, wild_faces, stands, sets, pairs, kinds)
+        if found is not None:
+            return found
+    return brute_force_readings(counts, wild_faces, stands, sets, pairs, chows)
+
+
+# ------------------------------------------------------------------ waits
+
+
+def _slot_assignments(counts: list[int], sets: tuple[TileSet, ...]) -> list[list[list[bool]]]:
+    """For each way the plain tiles fit the sets: per set, which slots hold a wild."""
+    out: list[list[list[bool]]] = []
+    counts = list(counts)
+
+    def rec(i: int, acc: list[list[bool]]) -> None:
+        if len(out) >= 16:
+            return
+        if i == len(sets):
+            out.append(list(acc))
+            return
+        s = sets[i]
+        tiles = s.tiles()
+        n = len(tiles)
+        if s.kind == "chow":
+            masks = [[(m >> b) & 1 == 1 for b in range(n)] for m in range(1 << n)
+                     if bin(m).count("1") == s.wilds]
+        else:
+            masks = [[b < s.wilds for b in range(n)]]
+        for mask in masks:
+            reals = [t for t, w in zip(tiles, mask) if not w]
+            if any(t >= PLAYABLE for t in reals):
+                continue
+            for t in reals:
+                counts[t] -= 1
+            if all(counts[t] >= 0 for t in reals):
+                rec(i + 1, acc + [mask])
+            for t in reals:
+                counts[t] += 1
+
+    rec(0, [])
+    return out
+
+
+def wait_of(s: TileSet, position: int) -> str:
+    """The wait when the winning tile is at `position` of set `s`."""
+    if s.kind == "pair":
+        return "pair"
+    if s.kind == "chow":
+        if position == 1:
+            return "closed"
+        number = nt.tile_number(s.tile)
+        if (number == 1 and position == 2) or (number == 7 and position == 0):
+            return "edge"
+    return "other"
+
+
+def waits_for(dec: Decomposition, counts: list[int], win_tile: int | None,
+              win_is_wild: bool) -> list[str]:
+    """The waits this reading allows: each set the winning tile can have completed."""
+    if win_tile is None:
+        return ["other"]
+    found: set[str] = set()
+    for assignment in _slot_assignments(counts, dec.sets):
+        for s, mask in zip(dec.sets, assignment):
+            for pos, (t, is_wild) in enumerate(zip(s.tiles(), mask)):
+                if (win_is_wild and is_wild) or (not win_is_wild and not is_wild
+                                                 and t == win_tile):
+                    found.add(wait_of(s, pos))
+    return [w for w in WAITS if w in found] or ["other"]
+
+
+# ------------------------------------------------------------------ scoring
+
+
+def _cap(ruleset: Ruleset, formula: str | None) -> Any:
+    limit = (ruleset.resolved.get("scoring") or {}).get("limit")
+    if limit is not None:
+        return limit
+    if formula is not None and formula in ruleset.formulas:
+        f = ruleset.formulas[formula]
+        try:
+            big = [f.evaluate({"base": b, "fan": 64}) for b in (10**6, 10**7)]
+        except LookupError_:
+            big = [None, 0]
+        if big[0] == big[1]:
+            return big[0]
+    raise RulesdslError(f"{ruleset.id}: a limit hand needs the cap; set scoring.limit")
+
+
+class _Scorer:
+    def __init__(self, ruleset: Ruleset, hand: ScoringHand, values: dict[str, Any],
+                 role: str, wilds: _Wilds):
+        self.ruleset = ruleset
+        self.hand = hand
+        self.values = values
+        self.role = role
+        self.items = [i for i in ruleset.scoring_items if role in i.for_]
+        self.limit_hands = [lh for lh in ruleset.limit_hands if role in lh.for_]
+        self.formula = ruleset.totals.get(role)
+        self.wilds = wilds
+
+    def evaluate(self, dec: Decomposition | None, wait: str | None, held: list[int],
+                 winner: bool) -> tuple[list[ItemScore], list[str], dict[str, Any]]:
+        h = self.hand
+        sets = list(h.melds) + list(dec.sets if dec is not None else ())
+        tiles = [t for s in sets for t in s.tiles()]
+        first = next((t for t in tiles if t < 27), None)
+        scope: dict[str, Any] = {
+            "winner": winner,
+            "self_drawn": h.self_drawn and winner,
+            "kong_replacement": h.kong_replacement and winner,
+            "flower_replacement": h.flower_replacement and winner,
+            "robbed_kong": h.robbed_kong and winner,
+            "wait": wait if wait is not None else "none",
+            "wilds": sum(1 for t in held if self.wilds.wild[t]),
+            "flowers": len(h.exposed_flowers),
+            "seat_wind": h.seat_wind,
+            "win_tile": h.win_tile if winner else None,
+            "sets": [s.as_scope() for s in sets],
+            "tiles": tiles,
+            "exposed_flowers": list(h.exposed_flowers),
+            "first_suit": nt.tile_suit(first) if first is not None else None,
+        }
+        values = self.values
+        hand_env = Env(scope, values, Env(None, values))
+        zones = {"hand": held, "tiles": tiles, "flowers": list(h.exposed_flowers),
+                 "exposed_flowers": list(h.exposed_flowers)}
+        out: list[ItemScore] = []
+        limits: list[str] = []
+        for item in self.items:
+            try:
+                if item.when is not None and not item.when(hand_env):
+                    continue
+                if item.each == "set":
+                    assert item.where is not None
+                    count = sum(1 for s in scope["sets"] if item.where(Env(s, values, hand_env)))
+                elif item.each == "tile":
+                    assert item.where is not None
+                    zone = zones.get(item.zone or "hand", held)
+                    count = sum(1 for t in zone if item.where(Env(t, values, hand_env)))
+                else:
+                    count = 1
+            except (EvaluationError, KeyError, TypeError) as exc:
+                raise RulesdslError(f"scoring item {item.name!r} could not be evaluated: "
+                                    f"{exc}") from None
+            if not count:
+                continue
+            if item.limit:
+                limits.append(item.name)
+            value = item.points if item.kind == "base" else item.fan
+            out.append(ItemScore(item.name, item.kind, count, value))
+        for lh in self.limit_hands:
+            try:
+                if lh.when(hand_env):
+                    limits.append(lh.name)
+            except (EvaluationError, KeyError, TypeError) as exc:
+                raise RulesdslError(f"limit hand {lh.name!r} could not be evaluated: "
+                                    f"{exc}") from None
+        return out, limits, scope
+
+    def total(self, base: int, fan: int, scope: dict[str, Any]) -> Any:
+        if self.formula is None:
+            return base
+        f = self.ruleset.formulas[self.formula]
+        inputs = {k: v for k, v in scope.items() if isinstance(v, (int, str, bool))}
+        inputs.update(base=base, fan=fan)
+        return f.evaluate(inputs, self.values)
+
+
+def _held_tiles(ruleset: Ruleset, hand: ScoringHand) -> list[int]:
+    """The concealed tiles, the winning tile added unless it is already among them."""
+    held = list(hand.concealed)
+    if not hand.winner or hand.win_tile is None:
+        return held
+    win = ruleset.win or {}
+    full = 3 * win.get("sets", 4) + 2 * win.get("pairs", 1)
+    if len(held) + 3 * len(hand.melds) < full:
+        held.append(hand.win_tile)
+    return held
+
+
+def score_hand(ruleset: Ruleset, hand: ScoringHand, context: dict[str, Any],
+               decompositions: Iterable[Decomposition] | None = None) -> HandScore:
+    """Score one player's hand: the best reading's items, base, fan and total.
+
+    `hand.concealed` may or may not include the winning tile (it is added when the
+    concealed tiles and melds fall one tile short of a complete hand). `decompositions`
+    are the concealed readings to consider (complete ones for a winner, partial ones for
+    the others); None: the engine finds them. `context` holds the hand's context values
+    (e.g. the turned tile) and any option overrides.
+    """
+    if ruleset.family != "tiles":
+        raise RulesdslError(f"{ruleset.id} is a {ruleset.family} ruleset, not tiles")
+    missing = [n for n in ruleset.context if n not in context]
+    if missing:
+        raise RulesdslError(f"scoring needs the context value(s) {', '.join(missing)}")
+    values = {**ruleset.options, **context}
+    wilds = _Wilds.of(ruleset, values)
+    held = _held_tiles(ruleset, hand)
+    counts, wild_faces, stray = wilds.split(held)
+    win = ruleset.win or {}
+    chows = "chow" in win.get("set_kinds", ["chow", "pung", "kong"])
+    given = list(decompositions) if decompositions is not None else None
+    truncated = False
+
+    role = "winner" if hand.winner else "others"
+    candidates: list[Decomposition] = []
+    partial = not hand.winner
+    if hand.winner:
+        if given is not None:
+            candidates = given
+        elif not stray:
+            need = win.get("sets", 4) - len(hand.melds)
+            candidates, truncated = find_readings(counts, wild_faces, wilds.stands,
+                                                  need, win.get("pairs", 1), chows)
+        partial = not candidates
+    if partial:
+        if given is not None and not hand.winner:
+            candidates = given
+        else:
+            candidates, more = find_readings(counts, wild_faces, wilds.stands, None, None,
+                                             chows)
+            truncated = truncated or more
+        candidates = candidates or [Decomposition(())]
+
+    if partial:
+        role = "others"  # no complete hand: scored as the others are (a limit hand still wins)
+    scorer = _Scorer(ruleset, hand, values, role, wilds)
+    win_is_wild = hand.win_tile is not None and wilds.wild[hand.win_tile]
+    best: tuple | None = None
+    best_score: HandScore | None = None
+    evaluated = 0
+    cap: Any = None
+    for dec in candidates:
+        waits: list[str | None] = [None]
+        if not partial:
+            waits = list(waits_for(dec, counts, hand.win_tile, win_is_wild))
+        for wait in waits:
+            evaluated += 1
+            items, limits, scope = scorer.evaluate(dec, wait, held, winner=not partial)
+            base = sum(i.amount for i in items if i.kind == "base")
+            fan = sum(i.amount for i in items if i.kind == "fan")
+            if limits:
+                if cap is None:
+                    cap = _cap(ruleset, scorer.formula)
+                total = cap
+            else:
+                total = scorer.total(base, fan, scope)
+            key = (total, bool(limits), fan, base)
+            if best is None or key > best:
+                best = key
+                best_score = HandScore(
+                    role=role, wins=hand.winner and (not partial or bool(limits)),
+                    items=items, base=base, fan=fan, total=total,
+                    limit=limits[0] if limits else None, decomposition=dec, limits=limits,
+                    wait=wait, melds=list(hand.melds), formula=scorer.formula)
+    assert best_score is not None
+    best_score.readings = evaluated
+    best_score.truncated = truncated
+    if hand.winner and partial:
+        best_score.notes.append("no complete reading of the hand" + (
+            "; a limit hand wins at once" if best_score.limit else ": scored as a non-winner"))
+    if stray:
+        best_score.notes.append(f"held tiles that form no set: {nt.format_tiles(stray)}")
+    if truncated:
+        best_score.notes.append(f"the reading search stopped at its bound ({evaluated} "
+                                "readings)")
+    if hand.discarded_wild:
+        best_score.total = 0
+        best_score.wins = False
+        best_score.notes.append("discarded a wild: scores 0")
+    return best_score
+
+
+__all__ = ["HandScore", "ItemScore", "score_hand", "find_readings", "brute_force_readings",
+           "parse_meld", "parse_melds", "wait_of", "format_set"]

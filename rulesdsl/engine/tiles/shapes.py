@@ -1,0 +1,301 @@
+"""Win shapes: can these concealed tiles, with wilds, make N sets and M pairs?
+
+A set never crosses suits, so a hand splits into four groups (m, p, s and the honors).
+For each group a memoised table answers "how few wilds make this group into sets only,
+or sets plus p pairs" (the table approach of yuanfengyun/q_algorithm); a hand's answer
+sums the four groups, choosing which groups hold the pairs. No wild substitution is ever
+tried: a wild is only counted where a set is short of a tile, so a check costs a few dict
+look-ups whatever the number of wilds. Honors form pungs and pairs, never chows.
+
+Scoring needs the actual readings: `decompositions` walks the tiles lowest first,
+choosing the group the lowest tile goes into, and prunes every branch whose rest cannot
+win by the tables, so its work follows the number of distinct answers.
+
+Kongs are declared melds (they count as sets, passed as `melds`), so the concealed part
+only ever reads as chows, pungs and pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import combinations_with_replacement, product
+
+from .hand import Decomposition, TileSet
+
+# "Impossible": above any wild count, and sums of it stay above it.
+NEVER = 1000
+
+SUITED = 27  # kinds 0–26 are the three suits; 27–33 the honors
+KINDS = 34  # flowers (34–41) are never part of a shape
+
+_SET_KINDS = frozenset({"chow", "pung", "kong"})
+
+# Per-group tables, shared by every WinShape with the same configuration (module level so
+# that building a WinShape per game, or per ruleset, keeps the tables warm).
+# (chows allowed, pungs allowed, max pairs) -> {group counts: min wilds for 0..max pairs}.
+_TABLES: dict[tuple[bool, bool, int], dict[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _table(chow: bool, pung: bool, pairs: int) -> dict[tuple[int, ...], tuple[int, ...]]:
+    return _TABLES.setdefault((chow, pung, pairs), {})
+
+
+def _entry(key: tuple[int, ...], table: dict, chow: bool, pung: bool,
+           pairs: int) -> tuple[int, ...]:
+    """Fewest wilds that make the group `key` into sets plus p pairs, for p = 0..pairs.
+
+    The lowest tile present must be real in some group: a pung or a pair of it (with
+    wilds making up the size), or a chow through it. That choice exhausts the readings,
+    and memoising on the remaining counts keeps the table small (a suit has at most a
+    few thousand reachable keys in play).
+    """
+    hit = table.get(key)
+    if hit is not None:
+        return hit
+    i = next((j for j, c in enumerate(key) if c), -1)
+    if i < 0:
+        result = tuple(2 * p for p in range(pairs + 1))  # only all-wild pairs are left
+        table[key] = result
+        return result
+    best = [NEVER] * (pairs + 1)
+    c = key[i]
+    rest = list(key)
+    if pung:
+        for r in range(1, min(3, c) + 1):
+            rest[i] = c - r
+            sub = _entry(tuple(rest), table, chow, pung, pairs)
+            for p in range(pairs + 1):
+                best[p] = min(best[p], 3 - r + sub[p])
+    if pairs:
+        for r in range(1, min(2, c) + 1):
+            rest[i] = c - r
+            sub = _entry(tuple(rest), table, chow, pung, pairs)
+            for p in range(1, pairs + 1):
+                best[p] = min(best[p], 2 - r + sub[p - 1])
+    rest[i] = c
+    if chow:
+        # Chows through tile i, which may sit low, middle or high (tiles below i are gone,
+        # so those positions are wilds). Using a real tile where one is present is never
+        # worse than a wild there: swap the wild into the group that used the real tile.
+        for a in range(max(0, i - 2), min(i, 6) + 1):
+            run = list(key)
+            wilds = 0
+            for j in (a, a + 1, a + 2):
+                if run[j]:
+                    run[j] -= 1
+                else:
+                    wilds += 1
+            sub = _entry(tuple(run), table, chow, pung, pairs)
+            for p in range(pairs + 1):
+                best[p] = min(best[p], wilds + sub[p])
+    result = tuple(min(b, NEVER) for b in best)
+    table[key] = result
+    return result
+
+
+class WinShape:
+    """`sets` sets and `pairs` pairs, sets drawn from `set_kinds`; built once per ruleset."""
+
+    __slots__ = ("sets", "pairs", "set_kinds", "_chow", "_pung", "_suits", "_honors")
+
+    def __init__(self, sets: int, pairs: int, set_kinds: Iterable[str]):
+        kinds = frozenset(set_kinds)
+        unknown = kinds - _SET_KINDS
+        if unknown:
+            raise ValueError(f"unknown set kinds {sorted(unknown)}; use chow, pung, kong")
+        if sets < 0 or pairs < 0:
+            raise ValueError("a win shape needs non-negative sets and pairs")
+        self.sets = sets
+        self.pairs = pairs
+        self.set_kinds = kinds
+        self._chow = "chow" in kinds
+        self._pung = "pung" in kinds
+        self._suits = _table(self._chow, self._pung, pairs)
+        self._honors = _table(False, self._pung, pairs)  # honors never chow
+
+    def __repr__(self) -> str:
+        return f"WinShape(sets={self.sets}, pairs={self.pairs}, set_kinds={sorted(self.set_kinds)})"
+
+    # -- the per-group minimum -------------------------------------------------------
+
+    def _row(self, key: tuple[int, ...], honors: bool) -> tuple[int, ...]:
+        """Fill a table row on a miss (each key is computed once per process)."""
+        if honors:
+            return _entry(key, self._honors, False, self._pung, self.pairs)
+        return _entry(key, self._suits, self._chow, self._pung, self.pairs)
+
+    def _min_wilds(self, counts: Sequence[int], pairs: int) -> int:
+        """Fewest wilds so the tiles make some number of sets plus exactly `pairs` pairs."""
+        # Unrolled over the four groups: this is the hot path of every win check.
+        suits, honors = self._suits, self._honors
+        key = tuple(counts[0:9])
+        a = suits.get(key) or self._row(key, False)
+        key = tuple(counts[9:18])
+        b = suits.get(key) or self._row(key, False)
+        key = tuple(counts[18:27])
+        c = suits.get(key) or self._row(key, False)
+        key = tuple(counts[27:34])
+        d = honors.get(key) or self._row(key, True)
+        if pairs == 1:  # the common case: pick the group that holds the pair
+            total = a[0] + b[0] + c[0] + d[0] + min(
+                a[1] - a[0], b[1] - b[0], c[1] - c[0], d[1] - d[0])
+        elif pairs == 0:
+            total = a[0] + b[0] + c[0] + d[0]
+        else:  # share the pairs among the groups
+            acc = a[: pairs + 1]
+            for row in (b, c, d):
+                acc = tuple(min(acc[q] + row[p - q] for q in range(p + 1))
+                            for p in range(pairs + 1))
+            total = acc[pairs]
+        return total if total < NEVER else NEVER
+
+    # -- the public checks -----------------------------------------------------------
+
+    def _target(self, melds: int) -> int:
+        """Concealed tiles plus wilds that a win needs, or -1 if `melds` is too many."""
+        left = self.sets - melds
+        return 3 * left + 2 * self.pairs if left >= 0 else -1
+
+    def wilds_needed(self, counts: Sequence[int], melds: int) -> int:
+        """Fewest wilds with which the concealed `counts` (34 kinds; entries past 33 are
+        ignored) make up to (sets − melds) sets plus the pairs, every tile used.
+
+        The hand then wins with exactly target − tiles wilds, which is this number plus
+        a multiple of three (the extra wilds make whole sets of their own). NEVER if no
+        number of wilds completes it (too many tiles for the shape, or a bad shape).
+        """
+        target = self._target(melds)
+        if target < 0:
+            return NEVER
+        tiles = sum(counts[:KINDS])
+        need = self._min_wilds(counts, self.pairs)
+        if tiles + need > target:
+            return NEVER
+        if tiles + need < target and not (self._chow or self._pung):
+            return NEVER  # the extra wilds would have to make sets, and no set kind is allowed
+        return need
+
+    def can_win(self, counts: Sequence[int], wilds: int, melds: int) -> bool:
+        """Do the concealed `counts` plus `wilds` wild tiles make (sets − melds) sets and the
+        pairs exactly? The tile count must match the shape's size exactly."""
+        left = self.sets - melds
+        if (left < 0 or wilds < 0
+                or sum(counts[:KINDS]) + wilds != 3 * left + 2 * self.pairs):
+            return False
+        need = self._min_wilds(counts, self.pairs)
+        if need > wilds:
+            return False
+        return need == wilds or self._chow or self._pung
+
+    # -- every reading, for scoring --------------------------------------------------
+
+    def decompositions(self, counts: Sequence[int], wilds: int, melds: int,
+                       wild_kind: int | None = None) -> Iterator[Decomposition]:
+        """Every distinct reading of the concealed `counts` plus `wilds` wilds as
+        (sets − melds) sets and the pairs (distinct as multisets of TileSets).
+
+        Each TileSet is concealed, counts the wilds standing in it, and as `home_wilds`
+        those standing for `wild_kind` (the wild tile's own kind, when the wilds are
+        copies of one tile; None when not applicable). Wilds may stand for any kind 0–33
+        (even a fifth copy of a kind: the tile supply is the caller's rule, not the
+        shape's), so a set made only of wilds is read once per face it could show.
+        """
+        target = self._target(melds)
+        if target < 0 or wilds < 0:
+            return
+        work = [int(c) for c in counts[:KINDS]]
+        if sum(work) + wilds != target or self._min_wilds(work, self.pairs) > wilds:
+            return
+        seen: set[tuple] = set()
+        made: dict[tuple, TileSet] = {}  # one TileSet object per distinct set reading
+        wild_sets, wild_pairs = self._wild_faces(wild_kind)
+        for reading in self._walk(work, 0, None, wilds, self.sets - melds, self.pairs, [],
+                                  wild_kind, wild_sets, wild_pairs):
+            if reading in seen:
+                continue
+            seen.add(reading)
+            sets = []
+            for item in reading:
+                ts = made.get(item)
+                if ts is None:
+                    ts = made[item] = TileSet(item[1], item[0], True, item[2], item[3])
+                sets.append(ts)
+            yield Decomposition(tuple(sets))
+
+    def _options(self, work: list[int], i: int, wild_kind: int | None,
+                 sets: int, pairs: int) -> Iterator[tuple[tuple, tuple[int, ...], int]]:
+        """The groups that can hold one real copy of tile i, the lowest left: each as
+        (its reading (tile, kind, wilds, home), the real tiles it takes, wilds it takes)."""
+        c = work[i]
+        if sets and self._pung:
+            for r in range(1, min(3, c) + 1):
+                w = 3 - r
+                yield (i, "pung", w, w if i == wild_kind else 0), (i,) * r, w
+        if pairs:
+            for r in range(1, min(2, c) + 1):
+                w = 2 - r
+                yield (i, "pair", w, w if i == wild_kind else 0), (i,) * r, w
+        if sets and self._chow and i < SUITED:
+            base, pos = i - i % 9, i % 9
+            for a in range(max(0, pos - 2), min(pos, 6) + 1):
+                run = (base + a, base + a + 1, base + a + 2)
+                # Each position above i may be real (if present) or a wild: both readings
+                # are distinct for scoring (which set the wild sits in). Positions below i
+                # are wilds (those tiles are used up); i itself is real.
+                choices = [((j, True),) if j == i else
+                           ((j, False), (j, True)) if j > i and work[j] else ((j, False),)
+                           for j in run]
+                for pick in product(*choices):
+                    reals = tuple(j for j, real in pick if real)
+                    faces = [j for j, real in pick if not real]
+                    home = sum(1 for f in faces if f == wild_kind)
+                    yield (run[0], "chow", len(faces), home), reals, len(faces)
+
+    def _walk(self, work: list[int], start: int, last: tuple | None, wilds: int, sets: int,
+              pairs: int, chosen: list[tuple], wild_kind: int | None,
+              wild_sets: list[tuple], wild_pairs: list[tuple]) -> Iterator[tuple]:
+        i = start
+        while i < KINDS and not work[i]:
+            i += 1
+        if i == KINDS:
+            # Only wilds left; by the count invariant wilds == 3·sets + 2·pairs. Each
+            # all-wild set or pair is read once per face it could show.
+            for made_sets in combinations_with_replacement(wild_sets if sets else (), sets):
+                for made_pairs in combinations_with_replacement(wild_pairs, pairs):
+                    yield tuple(sorted((*chosen, *made_sets, *made_pairs)))
+            return
+        if i != start:
+            last = None
+        for reading, reals, used in list(self._options(work, i, wild_kind, sets, pairs)):
+            # Groups holding copies of the same lowest tile are taken in sorted order, so
+            # one multiset of groups is not walked once per ordering.
+            key = (reading, reals)
+            if used > wilds or (last is not None and key < last):
+                continue
+            for t in reals:
+                work[t] -= 1
+            s2 = sets - (reading[1] != "pair")
+            p2 = pairs - (reading[1] == "pair")
+            # Prune: the rest must still win with the wilds left (the table check is
+            # exact, so every branch taken yields at least one reading).
+            if self._min_wilds(work, p2) <= wilds - used:
+                chosen.append(reading)
+                yield from self._walk(work, i, key, wilds - used, s2, p2, chosen, wild_kind,
+                                      wild_sets, wild_pairs)
+                chosen.pop()
+            for t in reals:
+                work[t] += 1
+
+    def _wild_faces(self, wild_kind: int | None) -> tuple[list[tuple], list[tuple]]:
+        """The readings of a set, and of a pair, made only of wilds: one per face."""
+        sets: list[tuple] = []
+        if self._pung:
+            sets += [(f, "pung", 3, 3 if f == wild_kind else 0) for f in range(KINDS)]
+        if self._chow:
+            for f in range(SUITED):
+                if f % 9 <= 6:
+                    home = (wild_kind is not None and 0 <= wild_kind - f <= 2
+                            and wild_kind // 9 == f // 9)
+                    sets.append((f, "chow", 3, int(home)))
+        pairs = [(f, "pair", 2, 2 if f == wild_kind else 0) for f in range(KINDS)]
+        return sets, pairs

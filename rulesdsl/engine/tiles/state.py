@@ -1,0 +1,727 @@
+"""The tile-matching state machine: wall, wild tile, bonus tiles, draws, discards, claims,
+kongs, wins, exhaustive draws and settlement for every player.
+
+One generic interpreter: the tile set, the wild rule, which tiles are set aside as
+bonus tiles, the winning shape, claims, scoring items and payments all come from the
+ruleset (`tileset`, `define`, `wilds`, `win`, `scoring`, `play`).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+from ...errors import RulesdslError
+from ...language.typecheck import Env
+from ...model import notation as nt
+from ...model.ruleset import Ruleset
+from ..base import TERMINAL, Action, IllegalAction, LegalActions
+from .hand import ScoringHand, TileSet
+
+STATE_FORMAT = 1
+PASS = Action("pass")
+SUITED_HONOR = 34  # kinds 0..33 take part in sets; 34.. are flowers
+CLAIM_RANK = {"win": 0, "kong": 1, "pung": 2, "chow": 3}
+
+
+class TileGame:
+    """A tile-family ruleset ready to play."""
+
+    def __init__(self, ruleset: Ruleset):
+        if ruleset.family != "tiles":
+            raise RulesdslError(f"{ruleset.id} is a {ruleset.family} ruleset, not tiles")
+        if ruleset.tiles_play is None or ruleset.win is None:
+            raise RulesdslError(f"{ruleset.id} needs play: and win: sections for the tile "
+                                "engine (see docs/language.md)")
+        from .shapes import WinShape
+
+        self.ruleset = ruleset
+        self.rules = ruleset.tiles_play
+        self.players = ruleset.players
+        self.hand_size = ruleset.deal["hand_size"]
+        self.dealer_extra = ruleset.deal.get("dealer_extra", 0)
+        win = ruleset.win
+        self.shape = WinShape(win.get("sets", 4), win.get("pairs", 1),
+                              frozenset(win.get("set_kinds", ["chow", "pung", "kong"])))
+        self.sets_needed = win.get("sets", 4)
+        self.tiles = [k for k, n in enumerate(ruleset.deck) for _ in range(n)]
+        self._tables: dict[int, dict[str, list[bool]]] = {}
+
+    def tables(self, turned: int) -> dict[str, list[bool]]:
+        """Per tile kind, for this hand's turned tile: wild? bonus? (evaluated once)."""
+        if turned not in self._tables:
+            values = {**self.ruleset.options, "turned": turned}
+            wild = [False] * nt.TILE_KINDS
+            bonus = [False] * nt.TILE_KINDS
+            for kind in range(nt.TILE_KINDS):
+                env = Env(kind, values)
+                wild[kind] = any(bool(w.select(env)) for w in self.ruleset.wilds)
+                bonus[kind] = bool(self.rules.bonus(env)) if self.rules.bonus else False
+            self._tables[turned] = {"wild": wild, "bonus": bonus}
+        return self._tables[turned]
+
+    def new_game(self, seed: int = 0, hands: int | None = 1) -> TileState:
+        state = TileState(self)
+        state.seed = seed
+        state.max_hands = hands
+        state.totals = [0.0] * self.players
+        state.dealer = random.Random(f"{seed}/dealer").randrange(self.players)
+        state._start_hand()
+        return state
+
+    def state_from_json(self, text: str) -> TileState:
+        try:
+            data = json.loads(text)
+        except (TypeError, json.JSONDecodeError) as exc:
+            raise RulesdslError(f"not a saved state: {exc}") from None
+        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT \
+                or data.get("family") != "tiles":
+            raise RulesdslError("not a saved tile state (format 1)")
+        if data.get("ruleset") != self.ruleset.hash:
+            raise RulesdslError("the saved state belongs to another ruleset (hash differs)")
+        state = TileState(self)
+        for key in TileState.FIELDS:
+            setattr(state, key, copy.deepcopy(data[key]))
+        return state
+
+
+class TileState:
+    """A game (one or more hands) of a tile ruleset."""
+
+    FIELDS = (
+        "seed", "max_hands", "hand_no", "dealer", "phase", "wall", "front", "back", "turned",
+        "hands", "melds", "flowers", "discards", "to_act", "drawn", "source", "last_discard",
+        "claim_queue", "claims", "kong_tile", "pung_locks", "wild_discarded", "live_discards",
+        "seen", "log", "results", "totals",
+    )
+
+    def __init__(self, game: TileGame):
+        self.game = game
+        self.seed = 0
+        self.max_hands: int | None = 1
+        self.hand_no = 0
+        self.dealer = 0
+        self.phase = "turn"
+        self.wall: list[int] = []
+        self.front = 0
+        self.back = 0
+        self.turned = 0
+        self.hands: list[list[int]] = []
+        self.melds: list[list[list[Any]]] = []  # [kind, tile, concealed]
+        self.flowers: list[list[int]] = []
+        self.discards: list[list[int]] = []
+        self.to_act: int | None = None
+        self.drawn: int | None = None
+        self.source = "wall"  # how the acting player got their last tile
+        self.last_discard: dict[str, int] | None = None
+        self.claim_queue: list[int] = []
+        self.claims: list[list[Any]] = []  # [seat, kind, tiles]
+        self.kong_tile: dict[str, int] | None = None  # an added kong waiting to be robbed
+        self.pung_locks: list[list[int]] = []
+        self.wild_discarded: list[bool] = []
+        self.live_discards: list[dict[str, Any]] = []
+        self.seen: list[int] = []  # tiles discarded or claimed so far (for live tiles)
+        self.log: list[dict[str, Any]] = []
+        self.results: list[dict[str, Any]] = []
+        self.totals: list[float] = []
+
+    # ------------------------------------------------------------ the API
+
+    @property
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        assert self.to_act is not None
+        return self.to_act
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def returns(self) -> list[float]:
+        return list(self.totals)
+
+    def clone(self) -> TileState:
+        other = TileState(self.game)
+        for key in self.FIELDS:
+            setattr(other, key, copy.deepcopy(getattr(self, key)))
+        return other
+
+    def to_json(self) -> str:
+        data = {"format": STATE_FORMAT, "family": "tiles", "ruleset": self.game.ruleset.hash}
+        for key in self.FIELDS:
+            data[key] = getattr(self, key)
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+    def legal_actions(self) -> LegalActions:
+        return LegalActions(lambda: iter(self._actions()), lambda: len(self._actions()),
+                            self.is_legal, self.sample_action)
+
+    def is_legal(self, action: Any) -> bool:
+        try:
+            act = Action.parse(action)
+        except IllegalAction:
+            return False
+        return act in self._actions()
+
+    def why_illegal(self, action: Any) -> str | None:
+        try:
+            act = Action.parse(action)
+        except IllegalAction as exc:
+            return exc.reason
+        if act in self._actions():
+            return None
+        return self._reason(act)
+
+    def sample_action(self, rng: random.Random) -> Action:
+        actions = self._actions()
+        if not actions:
+            raise IllegalAction("the game is over")
+        return actions[rng.randrange(len(actions))]
+
+    def apply(self, action: Any) -> None:
+        act = Action.parse(action)
+        if act not in self._actions():
+            raise IllegalAction(self._reason(act))
+        self._do(act)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        if not 0 <= player < self.game.players:
+            raise RulesdslError(f"no seat {player}")
+        return {
+            "seat": player,
+            "hand": nt.format_tiles(self._tiles(self.hands[player])) if self.hands else "",
+            "melds": [[m[0], nt.format_tile(m[1]), m[2]] for m in self.melds[player]],
+            "others_melds": {s: [[m[0], nt.format_tile(m[1])] for m in self.melds[s]
+                                 if not m[2]] for s in range(self.game.players)},
+            "flowers": [nt.format_tiles(f) for f in self.flowers],
+            "discards": [nt.format_tiles(d) for d in self.discards],
+            "turned": nt.format_tile(self.turned),
+            "wall_left": self.back - self.front,
+            "dealer": self.dealer,
+            "to_act": self.to_act,
+            "phase": self.phase,
+            "hand_sizes": [sum(h) for h in self.hands],
+            "last_discard": self.last_discard,
+        }
+
+    # ------------------------------------------------------------ helpers
+
+    def _tiles(self, counts: list[int]) -> list[int]:
+        return [k for k, c in enumerate(counts) for _ in range(c)]
+
+    def _next(self, seat: int) -> int:
+        step = 1 if self.game.ruleset.direction == "counter-clockwise" else -1
+        return (seat + step) % self.game.players
+
+    def _event(self, **event: Any) -> None:
+        event["hand"] = self.hand_no
+        self.log.append(event)
+
+    @property
+    def wild(self) -> list[bool]:
+        return self.game.tables(self.turned)["wild"]
+
+    @property
+    def bonus(self) -> list[bool]:
+        return self.game.tables(self.turned)["bonus"]
+
+    def _wall_phase(self) -> str:
+        table = self.game.rules.wall
+        if table is None:
+            return "play" if self.back > self.front else "exhausted"
+        return self.game.ruleset.tables[table].lookup({"tiles_left": self.back - self.front})[
+            "phase"]
+
+    def _seat_wind(self, seat: int) -> int:
+        # The dealer is East; seats follow in turn order (南家 is the dealer's next player).
+        offset = (seat - self.dealer) % self.game.players
+        if self.game.ruleset.direction != "counter-clockwise":
+            offset = (self.dealer - seat) % self.game.players
+        return nt.tile_kind("1z") + offset
+
+    # ------------------------------------------------------------ the deal
+
+    def _start_hand(self) -> None:
+        g = self.game
+        rng = random.Random(f"{self.seed}/{self.hand_no}/shuffle")
+        wall = list(g.tiles)
+        rng.shuffle(wall)
+        dice = [rng.randint(1, 6) for _ in range(g.ruleset.deal.get("dice", 0))]
+        # The break only rotates where drawing starts; the wall stays a fixed sequence.
+        cut = (sum(dice) * 2) % len(wall) if dice else 0
+        self.wall = wall[cut:] + wall[:cut]
+        self.front, self.back = 0, len(self.wall)
+        self.hands = [[0] * nt.TILE_KINDS for _ in range(g.players)]
+        self.melds = [[] for _ in range(g.players)]
+        self.flowers = [[] for _ in range(g.players)]
+        self.discards = [[] for _ in range(g.players)]
+        self.pung_locks = [[] for _ in range(g.players)]
+        self.wild_discarded = [False] * g.players
+        self.live_discards = []
+        self.seen = []
+        self.claims, self.claim_queue = [], []
+        self.kong_tile = None
+        self.last_discard = None
+        for i in range(g.hand_size * g.players):
+            seat = (self.dealer + i) % g.players
+            self.hands[seat][self._draw_front()] += 1
+        for _ in range(g.dealer_extra):
+            self.hands[self.dealer][self._draw_front()] += 1
+        # 「庄家再抓一张后留下的下面那张就是财神」: the next tile is turned up and set aside.
+        self.turned = self._draw_front()
+        self._event(type="deal", dealer=self.dealer, dice=dice, turned=nt.format_tile(
+            self.turned), hands=[nt.format_tiles(self._tiles(h)) for h in self.hands])
+        seat = self.dealer
+        for _ in range(g.players):
+            self._expose_bonus(seat)
+            seat = self._next(seat)
+        self.phase = "turn"
+        self.to_act = self.dealer
+        self.drawn = None
+        self.source = "deal"
+
+    def _draw_front(self) -> int:
+        tile = self.wall[self.front]
+        self.front += 1
+        return tile
+
+    def _draw_back(self) -> int:
+        self.back -= 1
+        return self.wall[self.back]
+
+    def _expose_bonus(self, seat: int) -> bool:
+        """Set bonus tiles aside, each replaced from the wall's end. True if any was."""
+        any_exposed = False
+        while True:
+            bonus = [k for k, c in enumerate(self.hands[seat]) if c and self.bonus[k]]
+            if not bonus or self.back <= self.front:
+                return any_exposed
+            for kind in bonus:
+                while self.hands[seat][kind]:
+                    self.hands[seat][kind] -= 1
+                    self.flowers[seat].append(kind)
+                    self._event(type="bonus", seat=seat, tile=nt.format_tile(kind))
+                    if self.back > self.front:
+                        new = self._draw_back()
+                        self.hands[seat][new] += 1
+                        self.drawn = new
+                    any_exposed = True
+
+    # ------------------------------------------------------------ shapes
+
+    def _split(self, counts: list[int]) -> tuple[list[int], int]:
+        """Concealed tiles as 34 counts without wilds, and the number of wilds."""
+        wild = self.wild
+        plain = [0] * SUITED_HONOR
+        wilds = 0
+        for k, c in enumerate(counts):
+            if not c:
+                continue
+            if wild[k]:
+                wilds += c
+            elif k < SUITED_HONOR:
+                plain[k] += c
+        return plain, wilds
+
+    def _can_win(self, seat: int, extra: int | None = None) -> bool:
+        counts = list(self.hands[seat])
+        if extra is not None:
+            counts[extra] += 1
+        plain, wilds = self._split(counts)
+        if any(c for k, c in enumerate(counts) if k >= SUITED_HONOR and not self.wild[k]):
+            return False  # a bonus tile still held blocks a win (「不明出来不能和牌」)
+        if self.game.shape.can_win(plain, wilds, len(self.melds[seat])):
+            return True
+        return self._limit_hand(seat, counts) is not None
+
+    def _limit_hand(self, seat: int, counts: list[int]) -> str | None:
+        """A limit hand (腊子) this hand holds right now, without a complete shape."""
+        hand = self._scope(seat, counts, winner=False)
+        values = {**self.game.ruleset.options, "turned": self.turned}
+        for lh in self.game.ruleset.limit_hands:
+            try:
+                if lh.when(Env(hand, values)):
+                    return lh.name
+            except Exception:  # a condition that needs a decomposition: not instant
+                continue
+        return None
+
+    def _scope(self, seat: int, counts: list[int], winner: bool) -> dict[str, Any]:
+        sets = [{"kind": m[0], "tile": m[1], "concealed": m[2], "wilds": 0, "home_wilds": 0}
+                for m in self.melds[seat]]
+        tiles = [t for m in self.melds[seat] for t in TileSet(m[0], m[1]).tiles()]
+        first = next((t for t in tiles if t < 27), None)
+        return {"winner": winner, "self_drawn": False, "kong_replacement": False,
+                "flower_replacement": False, "robbed_kong": False, "wait": "other",
+                "wilds": sum(c for k, c in enumerate(counts) if c and self.wild[k]),
+                "flowers": len(self.flowers[seat]), "seat_wind": self._seat_wind(seat),
+                "sets": sets, "tiles": tiles, "exposed_flowers": list(self.flowers[seat]),
+                "first_suit": nt.tile_suit(first) if first is not None else None,
+                "win_tile": None}
+
+    # ------------------------------------------------------------ actions
+
+    def _actions(self) -> list[Action]:
+        if self.phase == "over":
+            return []
+        seat = self.to_act
+        assert seat is not None
+        if self.phase == "turn":
+            return self._turn_actions(seat)
+        if self.phase == "claims":
+            return [PASS, *self._claim_options(seat)]
+        if self.phase == "rob":
+            return [PASS, Action.of("win")]
+        return []
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        out: list[Action] = []
+        if self._can_win(seat) and not self.wild_discarded[seat]:
+            out.append(Action.of("win"))
+        for kind, c in enumerate(hand):
+            if c and not self.bonus[kind]:
+                out.append(Action.of("discard", [kind]))
+        if self.back - self.front > 0 and self._wall_phase() != "exhausted":
+            for kind, c in enumerate(hand):
+                if c >= 4 and kind < SUITED_HONOR and not self.wild[kind]:
+                    out.append(Action.of("concealed_kong", [kind] * 4))
+            for m in self.melds[seat]:
+                if m[0] == "pung" and not m[2] and hand[m[1]] and not self.wild[m[1]]:
+                    out.append(Action.of("added_kong", [m[1]]))
+        return out
+
+    def _claim_options(self, seat: int) -> list[Action]:
+        assert self.last_discard is not None
+        g = self.game
+        tile = self.last_discard["tile"]
+        discarder = self.last_discard["seat"]
+        hand = self.hands[seat]
+        out: list[Action] = []
+        if self.wild[tile] and g.rules.discarded_wild == "forfeit":
+            return out  # 「其它玩家也不能用打出来的“得”使自己的牌和倒」; wilds are not claimed
+        if not self.wild_discarded[seat] and self._can_win(seat, tile):
+            out.append(Action.of("win", [tile]))
+        if tile >= SUITED_HONOR:
+            return out
+        usable = hand[tile] if g.rules.claim_with_wilds or not self.wild[tile] else 0
+        if usable >= 3 and self.back - self.front > 0:
+            out.append(Action.of("kong", [tile] * 3))
+        if usable >= 2 and not (g.rules.pung_pass_lock and tile in self.pung_locks[seat]):
+            out.append(Action.of("pung", [tile] * 2))
+        chow_ok = g.rules.chow_from == "anyone" or (
+            g.rules.chow_from == "previous_player" and seat == self._next(discarder))
+        if chow_ok and tile < 27:
+            base = tile - tile % 9
+            for lo in range(max(base, tile - 2), min(tile, base + 6) + 1):
+                need = [t for t in (lo, lo + 1, lo + 2) if t != tile]
+                if all(hand[t] and (g.rules.claim_with_wilds or not self.wild[t])
+                       for t in need):
+                    out.append(Action.of("chow", need))
+        return out
+
+    def _reason(self, act: Action) -> str:
+        if self.phase == "over":
+            return "the game is over"
+        seat = self.to_act
+        assert seat is not None
+        if self.phase == "turn":
+            if act.kind == "discard":
+                if len(act.cards) != 1:
+                    return "discard exactly one tile"
+                if not self.hands[seat][act.cards[0]]:
+                    return f"you hold no {nt.format_tile(act.cards[0])}"
+                return f"{nt.format_tile(act.cards[0])} is set aside, not discarded"
+            if act.kind == "win":
+                return "your hand is not a winning hand" if not self.wild_discarded[seat] \
+                    else "you discarded a wild: you cannot win this hand"
+            if act.kind in ("concealed_kong", "added_kong"):
+                return "you cannot declare that kong"
+            return "on your turn: discard a tile, declare a kong, or win"
+        if self.phase == "claims":
+            if act.kind in ("chow", "pung", "kong", "win"):
+                return f"you cannot {act.kind} {nt.format_tile(self.last_discard['tile'])}" \
+                    if self.last_discard else "nothing to claim"
+            return "claim the discard (win, kong, pung, chow) or pass"
+        return "rob the kong (win) or pass"
+
+    # ------------------------------------------------------------ applying
+
+    def _do(self, act: Action) -> None:
+        seat = self.to_act
+        assert seat is not None
+        if self.phase == "turn":
+            self._do_turn(seat, act)
+        elif self.phase == "claims":
+            self._do_claim(seat, act)
+        elif self.phase == "rob":
+            self._do_rob(seat, act)
+
+    def _do_turn(self, seat: int, act: Action) -> None:
+        if act.kind == "win":
+            self._event(type="win", seat=seat, self_drawn=True)
+            self._settle(seat, None, self_drawn=True)
+            return
+        if act.kind == "concealed_kong":
+            tile = act.cards[0]
+            self.hands[seat][tile] -= 4
+            self.melds[seat].append(["kong", tile, True])
+            self._event(type="concealed_kong", seat=seat, tile=nt.format_tile(tile))
+            self._replacement(seat, "kong")
+            return
+        if act.kind == "added_kong":
+            tile = act.cards[0]
+            self.kong_tile = {"seat": seat, "tile": tile}
+            robbers = [s for s in self._order_after(seat)
+                       if self.game.rules.rob_kong == "added_only"
+                       and not self.wild_discarded[s] and self._can_win(s, tile)]
+            if robbers:
+                self.phase = "rob"
+                self.claim_queue = robbers
+                self.to_act = robbers[0]
+                return
+            self._complete_added_kong()
+            return
+        tile = act.cards[0]
+        self.hands[seat][tile] -= 1
+        self.discards[seat].append(tile)
+        self.seen.append(tile)
+        if self.wild[tile] and self.game.rules.discarded_wild == "forfeit":
+            self.wild_discarded[seat] = True
+        phase = self._wall_phase()
+        self.last_discard = {"seat": seat, "tile": tile}
+        if phase == "live_tile":
+            self.live_discards.append({"seat": seat, "tile": tile,
+                                       "live": self.seen.count(tile) == 1})
+        self._event(type="discard", seat=seat, tile=nt.format_tile(tile))
+        self.pung_locks[seat] = []  # a new go-around for this player
+        self.claims = []
+        self.claim_queue = [s for s in self._order_after(seat) if self._claim_options(s)]
+        if self.claim_queue:
+            self.phase = "claims"
+            self.to_act = self.claim_queue[0]
+        else:
+            self._next_turn(seat)
+
+    def _order_after(self, seat: int) -> list[int]:
+        out, s = [], seat
+        for _ in range(self.game.players - 1):
+            s = self._next(s)
+            out.append(s)
+        return out
+
+    def _do_claim(self, seat: int, act: Action) -> None:
+        assert self.last_discard is not None
+        tile = self.last_discard["tile"]
+        if act == PASS:
+            if any(a.kind == "pung" for a in self._claim_options(seat)):
+                self.pung_locks[seat].append(tile)  # 「同一圈内放弃碰的牌不能再碰」
+            self._event(type="pass", seat=seat)
+        else:
+            self.claims.append([seat, act.kind, list(act.cards)])
+            self._event(type="claim", seat=seat, claim=act.kind,
+                        tiles=nt.format_tiles(act.cards))
+        self.claim_queue.pop(0)
+        # The first winner in turn order cannot be outranked: stop asking.
+        if act.kind == "win" or not self.claim_queue:
+            self._resolve_claims()
+            return
+        self.to_act = self.claim_queue[0]
+
+    def _resolve_claims(self) -> None:
+        assert self.last_discard is not None
+        discarder, tile = self.last_discard["seat"], self.last_discard["tile"]
+        order = self._order_after(discarder)
+        self.claim_queue = []
+        if not self.claims:
+            self._next_turn(discarder)
+            return
+        seat, kind, tiles = min(self.claims, key=lambda c: (CLAIM_RANK[c[1]], order.index(c[0])))
+        self.claims = []
+        self.discards[discarder].pop()
+        if kind == "win":
+            self._event(type="win", seat=seat, self_drawn=False, discarder=discarder)
+            self._settle(seat, discarder, self_drawn=False, win_tile=tile)
+            return
+        for t in tiles:
+            self.hands[seat][t] -= 1
+        if kind == "chow":
+            meld_tile = min([tile, *tiles])
+        else:
+            meld_tile = tile
+        self.melds[seat].append([kind, meld_tile, False])
+        self.seen.extend(tiles)
+        self._event(type=kind, seat=seat, tile=nt.format_tile(meld_tile), discarder=discarder)
+        self.last_discard = None
+        if kind == "kong":
+            self._replacement(seat, "kong")
+            return
+        self.phase = "turn"
+        self.to_act = seat
+        self.drawn = None
+        self.source = "claim"
+
+    def _do_rob(self, seat: int, act: Action) -> None:
+        assert self.kong_tile is not None
+        if act.kind == "win":
+            owner, tile = self.kong_tile["seat"], self.kong_tile["tile"]
+            self.hands[owner][tile] -= 1
+            self._event(type="win", seat=seat, robbed_kong=True, discarder=owner)
+            self._settle(seat, owner, self_drawn=False, win_tile=tile, robbed=True)
+            return
+        self._event(type="pass", seat=seat)
+        self.claim_queue.pop(0)
+        if self.claim_queue:
+            self.to_act = self.claim_queue[0]
+            return
+        self._complete_added_kong()
+
+    def _complete_added_kong(self) -> None:
+        assert self.kong_tile is not None
+        seat, tile = self.kong_tile["seat"], self.kong_tile["tile"]
+        self.hands[seat][tile] -= 1
+        for m in self.melds[seat]:
+            if m[0] == "pung" and m[1] == tile and not m[2]:
+                m[0] = "kong"
+                break
+        self.kong_tile = None
+        self._event(type="added_kong", seat=seat, tile=nt.format_tile(tile))
+        self._replacement(seat, "kong")
+
+    def _replacement(self, seat: int, why: str) -> None:
+        """A kong's replacement tile from the wall's end."""
+        self.phase = "turn"
+        self.to_act = seat
+        if self.back <= self.front:
+            self._exhausted()
+            return
+        tile = self._draw_back()
+        self.hands[seat][tile] += 1
+        self.drawn = tile
+        self.source = why
+        if self._expose_bonus(seat):
+            self.source = "bonus"
+
+    def _next_turn(self, after: int) -> None:
+        self.last_discard = None
+        if self._wall_phase() == "exhausted" or self.back <= self.front:
+            self._exhausted()
+            return
+        seat = self._next(after)
+        tile = self._draw_front()
+        self.hands[seat][tile] += 1
+        self.drawn = tile
+        self.source = "wall"
+        if self._expose_bonus(seat):
+            self.source = "bonus"
+        self.phase = "turn"
+        self.to_act = seat
+
+    # ------------------------------------------------------------ settlement
+
+    def _exhausted(self) -> None:
+        # 「黄牌…各玩家间不再进行该副牌的结算，同时庄家自动下庄」
+        self._event(type="exhausted", tiles_left=self.back - self.front)
+        result = {"type": "hand_end", "winner": None, "exhausted": True,
+                  "payments": [0.0] * self.game.players}
+        self.results.append(result)
+        self.dealer = self._next(self.dealer)
+        self._finish_hand()
+
+    def _scoring_hand(self, seat: int, winner: int, win_tile: int | None, self_drawn: bool,
+                      robbed: bool) -> ScoringHand:
+        counts = list(self.hands[seat])
+        if seat == winner and win_tile is not None and not self_drawn:
+            counts[win_tile] += 1
+        return ScoringHand(
+            concealed=self._tiles(counts),
+            melds=[TileSet(m[0], m[1], concealed=m[2]) for m in self.melds[seat]],
+            exposed_flowers=list(self.flowers[seat]),
+            winner=seat == winner,
+            win_tile=win_tile if win_tile is not None else self.drawn,
+            self_drawn=self_drawn and seat == winner,
+            kong_replacement=seat == winner and self_drawn and self.source == "kong",
+            flower_replacement=seat == winner and self_drawn and self.source == "bonus",
+            robbed_kong=robbed and seat == winner,
+            seat_wind=self._seat_wind(seat),
+            discarded_wild=self.wild_discarded[seat],
+        )
+
+    def _settle(self, winner: int, discarder: int | None, self_drawn: bool,
+                win_tile: int | None = None, robbed: bool = False) -> None:
+        from .scoring import score_hand
+
+        g = self.game
+        context = {"turned": self.turned}
+        scores = []
+        for seat in range(g.players):
+            hand = self._scoring_hand(seat, winner, win_tile, self_drawn, robbed)
+            scores.append(score_hand(g.ruleset, hand, context, None))
+        totals = [float(s.total) for s in scores]
+        liable = self._liable(winner, discarder)
+        if liable is not None:
+            totals[liable] = 0.0  # 「被包方的牌点归零处理」
+        payments = [0.0] * g.players
+        rules = g.rules
+        values = {"stake": rules.stake}
+        if rules.to_winner is not None:
+            f = g.ruleset.formulas[rules.to_winner]
+            for seat in range(g.players):
+                if seat == winner:
+                    continue
+                pay = float(f.evaluate({k: {"total": totals[winner], **values}[k]
+                                        for k in f.inputs}))
+                payments[seat] -= pay
+                payments[winner] += pay
+        if rules.between_others is not None:
+            f = g.ruleset.formulas[rules.between_others]
+            others = [s for s in range(g.players) if s != winner]
+            for i, a in enumerate(others):
+                for b in others[i + 1:]:
+                    given = {"receiver_total": totals[a], "payer_total": totals[b], **values}
+                    pay = float(f.evaluate({k: given[k] for k in f.inputs}))
+                    payments[b] -= pay
+                    payments[a] += pay
+        if liable is not None:
+            # 包三家: 「支付方式与正常和牌相同，但在本副牌中所有付出的牌点均由被包方支付」 —
+            # everyone receives as usual; every payment is made by the liable player.
+            received = [max(p, 0.0) for p in payments]
+            payments = received
+            payments[liable] = -sum(received)
+        result = {"type": "hand_end", "winner": winner, "discarder": discarder,
+                  "self_drawn": self_drawn, "robbed_kong": robbed, "liable": liable,
+                  "totals": totals, "payments": payments,
+                  "scores": [s.explain() for s in scores]}
+        self._event(**{k: v for k, v in result.items() if k != "scores"})
+        self.results.append(result)
+        for seat in range(g.players):
+            self.totals[seat] += payments[seat]
+        if winner != self.dealer:
+            self.dealer = self._next(self.dealer)
+        self._finish_hand()
+
+    def _liable(self, winner: int, discarder: int | None) -> int | None:
+        """包三家: a live tile discarded in the live-tile phase that lets someone win."""
+        if discarder is None or not self.live_discards:
+            return None
+        last = self.live_discards[-1]
+        if last["seat"] != discarder or not last["live"]:
+            return None
+        # Not liable when every tile in the discarder's hand was live and they were not
+        # ready (「…手里全是生牌，同时还没听牌时…不按包三家处理」).
+        hand = self._tiles(self.hands[discarder])
+        all_live = all(t not in self.seen for t in hand)
+        ready = any(self._can_win(discarder, t) for t in range(SUITED_HONOR))
+        if all_live and not ready:
+            return None
+        return discarder
+
+    def _finish_hand(self) -> None:
+        self.hand_no += 1
+        if self.max_hands is not None and self.hand_no >= self.max_hands:
+            self.phase = "over"
+            self.to_act = None
+            return
+        self._start_hand()
