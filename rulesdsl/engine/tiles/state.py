@@ -338,13 +338,16 @@ class TileState:
 
     def _limit_hand(self, seat: int, counts: list[int]) -> str | None:
         """A limit hand (腊子) this hand holds right now, without a complete shape."""
+        from ...language.typecheck import EvaluationError
+
         hand = self._scope(seat, counts, winner=False)
         values = {**self.game.ruleset.options, "turned": self.turned}
+        outer = Env(None, values)  # where the tile definitions are evaluated
         for lh in self.game.ruleset.limit_hands:
             try:
-                if lh.when(Env(hand, values)):
+                if lh.when(Env(hand, values, outer)):
                     return lh.name
-            except Exception:  # a condition that needs a decomposition: not instant
+            except EvaluationError:
                 continue
         return None
 
