@@ -14,6 +14,8 @@ Actions are readable values in the project's notation: a play is the cards
 
 from __future__ import annotations
 
+import copy
+import json
 import random
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -164,3 +166,111 @@ class LegalActions:
 
     def __repr__(self) -> str:
         return f"<LegalActions: {self.count()}>"
+
+
+STATE_FORMAT = 1
+
+
+class EngineState:
+    """What every engine's state shares: the turn, legality through `_check`, copying and
+    JSON. A family's state lists its data in FIELDS and implements `_check` (raise
+    IllegalAction, or return what `_do` needs), `_do`, `_iter_actions`, `_count_actions`,
+    `sample_action`, `returns` and `observation`."""
+
+    FIELDS: tuple[str, ...] = ()
+    family = ""
+
+    def __init__(self, game: Any):
+        self.game = game
+        self.phase = ""
+        self.to_act: int | None = None
+
+    @property
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        assert self.to_act is not None
+        return self.to_act
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def legal_actions(self) -> LegalActions:
+        return LegalActions(self._iter_actions, self._count_actions, self.is_legal,
+                            self.sample_action)
+
+    def is_legal(self, action: Any) -> bool:
+        try:
+            self._check(Action.parse(action))
+        except IllegalAction:
+            return False
+        return True
+
+    def why_illegal(self, action: Any) -> str | None:
+        """The reason an action is illegal here, or None when it is legal."""
+        try:
+            self._check(Action.parse(action))
+        except IllegalAction as exc:
+            return exc.reason
+        return None
+
+    def apply(self, action: Any) -> None:
+        """Apply a legal action; raise IllegalAction (state untouched) otherwise."""
+        act = Action.parse(action)
+        checked = self._check(act)
+        self._do(act, checked)
+
+    def clone(self) -> Any:
+        other = type(self)(self.game)
+        for key in self.FIELDS:
+            setattr(other, key, copy.deepcopy(getattr(self, key)))
+        return other
+
+    def to_json(self) -> str:
+        data: dict[str, Any] = {"format": STATE_FORMAT, "family": self.family,
+                                "ruleset": self.game.ruleset.hash}
+        for key in self.FIELDS:
+            data[key] = getattr(self, key)
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, EngineState) and other.to_json() == self.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # -- what each family supplies
+
+    def _check(self, act: Action) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _do(self, act: Action, checked: Any) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _iter_actions(self) -> Iterator[Action]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _count_actions(self) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def sample_action(self, rng: random.Random) -> Action:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+def restore_state(state_class: type, game: Any, text: str) -> Any:
+    """A state saved with `to_json()`, for this game's ruleset only."""
+    try:
+        data = json.loads(text)
+    except (TypeError, json.JSONDecodeError) as exc:
+        raise RulesdslError(f"not a saved state: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != STATE_FORMAT \
+            or data.get("family") != state_class.family:
+        raise RulesdslError(f"not a saved {state_class.family} state (format {STATE_FORMAT})")
+    if data.get("ruleset") != game.ruleset.hash:
+        raise RulesdslError("the saved state belongs to another ruleset (hash differs)")
+    missing = [k for k in state_class.FIELDS if k not in data]
+    if missing:
+        raise RulesdslError(f"the saved state lacks {', '.join(missing)}")
+    state = state_class(game)
+    for key in state_class.FIELDS:
+        setattr(state, key, copy.deepcopy(data[key]))
+    return state

@@ -9,8 +9,6 @@ their pattern when several readings exist), listed in full by MoveGenerator.
 
 from __future__ import annotations
 
-import copy
-import json
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -21,10 +19,9 @@ from ...model import notation as nt
 from ...model.hand import HandContext
 from ...model.patterns import Reading, beats, readings
 from ...model.ruleset import Ruleset
-from ..base import TERMINAL, Action, IllegalAction, LegalActions
+from ..base import Action, EngineState, IllegalAction, restore_state
 from .moves import MoveGenerator
 
-STATE_FORMAT = 1
 PASS = Action("pass")
 SUIT_ORDER = {s: i for i, s in enumerate(nt.SUITS)}
 
@@ -64,23 +61,13 @@ class ShedGame:
         return state
 
     def state_from_json(self, text: str) -> ShedState:
-        try:
-            data = json.loads(text)
-        except (TypeError, json.JSONDecodeError) as exc:
-            raise RulesdslError(f"not a saved state: {exc}") from None
-        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT \
-                or data.get("family") != "shedding":
-            raise RulesdslError("not a saved shedding state (format 1)")
-        if data.get("ruleset") != self.ruleset.hash:
-            raise RulesdslError("the saved state belongs to another ruleset (hash differs)")
-        state = ShedState(self)
-        for key in ShedState.FIELDS:
-            setattr(state, key, copy.deepcopy(data[key]))
-        return state
+        return restore_state(ShedState, self, text)
 
 
-class ShedState:
+class ShedState(EngineState):
     """One game (a number of hands) of a shedding ruleset."""
+
+    family = "shedding"
 
     FIELDS = (
         "seed", "max_hands", "hand_no", "phase", "hands", "unused", "kitty", "to_act", "last",
@@ -89,7 +76,7 @@ class ShedState:
     )
 
     def __init__(self, game: ShedGame):
-        self.game = game
+        super().__init__(game)
         self.seed = 0
         self.max_hands: int | None = 1
         self.hand_no = 0
@@ -113,59 +100,14 @@ class ShedState:
 
     # ------------------------------------------------------------ the API
 
-    @property
-    def current_player(self) -> int:
-        if self.phase == "over":
-            return TERMINAL
-        assert self.to_act is not None
-        return self.to_act
-
-    def is_terminal(self) -> bool:
-        return self.phase == "over"
-
     def returns(self) -> list[float]:
         return list(self.totals)
-
-    def clone(self) -> ShedState:
-        other = ShedState(self.game)
-        for key in self.FIELDS:
-            setattr(other, key, copy.deepcopy(getattr(self, key)))
-        return other
-
-    def to_json(self) -> str:
-        data = {"format": STATE_FORMAT, "family": "shedding", "ruleset": self.game.ruleset.hash}
-        for key in self.FIELDS:
-            data[key] = getattr(self, key)
-        return json.dumps(data, sort_keys=True, separators=(",", ":"))
-
-    def legal_actions(self) -> LegalActions:
-        return LegalActions(self._iter_actions, lambda: len(self._actions()), self.is_legal,
-                            self.sample_action)
-
-    def is_legal(self, action: Any) -> bool:
-        try:
-            self._check(Action.parse(action))
-        except IllegalAction:
-            return False
-        return True
-
-    def why_illegal(self, action: Any) -> str | None:
-        try:
-            self._check(Action.parse(action))
-        except IllegalAction as exc:
-            return exc.reason
-        return None
 
     def sample_action(self, rng: random.Random) -> Action:
         actions = self._actions()
         if not actions:
             raise IllegalAction("the game is over")
         return actions[rng.randrange(len(actions))]
-
-    def apply(self, action: Any) -> None:
-        act = Action.parse(action)
-        reading = self._check(act)
-        self._do(act, reading)
 
     def observation(self, player: int) -> dict[str, Any]:
         g = self.game
@@ -431,6 +373,9 @@ class ShedState:
 
     def _iter_actions(self) -> Iterator[Action]:
         return iter(self._actions())
+
+    def _count_actions(self) -> int:
+        return len(self._actions())
 
     def _pick(self, hand: list[int], play: tuple[int, ...]) -> list[int]:
         """Actual cards for a rank multiset: suits in the order S H D C."""

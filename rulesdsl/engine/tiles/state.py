@@ -8,8 +8,6 @@ ruleset (`tileset`, `define`, `wilds`, `win`, `scoring`, `play`).
 
 from __future__ import annotations
 
-import copy
-import json
 import random
 from typing import Any
 
@@ -17,10 +15,9 @@ from ...errors import RulesdslError
 from ...language.typecheck import Env
 from ...model import notation as nt
 from ...model.ruleset import Ruleset
-from ..base import TERMINAL, Action, IllegalAction, LegalActions
+from ..base import Action, EngineState, IllegalAction, restore_state
 from .hand import ScoringHand, TileSet
 
-STATE_FORMAT = 1
 PASS = Action("pass")
 SUITED_HONOR = 34  # kinds 0..33 take part in sets; 34.. are flowers
 CLAIM_RANK = {"win": 0, "kong": 1, "pung": 2, "chow": 3}
@@ -72,23 +69,13 @@ class TileGame:
         return state
 
     def state_from_json(self, text: str) -> TileState:
-        try:
-            data = json.loads(text)
-        except (TypeError, json.JSONDecodeError) as exc:
-            raise RulesdslError(f"not a saved state: {exc}") from None
-        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT \
-                or data.get("family") != "tiles":
-            raise RulesdslError("not a saved tile state (format 1)")
-        if data.get("ruleset") != self.ruleset.hash:
-            raise RulesdslError("the saved state belongs to another ruleset (hash differs)")
-        state = TileState(self)
-        for key in TileState.FIELDS:
-            setattr(state, key, copy.deepcopy(data[key]))
-        return state
+        return restore_state(TileState, self, text)
 
 
-class TileState:
+class TileState(EngineState):
     """A game (one or more hands) of a tile ruleset."""
+
+    family = "tiles"
 
     FIELDS = (
         "seed", "max_hands", "hand_no", "dealer", "phase", "wall", "front", "back", "turned",
@@ -98,7 +85,7 @@ class TileState:
     )
 
     def __init__(self, game: TileGame):
-        self.game = game
+        super().__init__(game)
         self.seed = 0
         self.max_hands: int | None = 1
         self.hand_no = 0
@@ -129,50 +116,8 @@ class TileState:
 
     # ------------------------------------------------------------ the API
 
-    @property
-    def current_player(self) -> int:
-        if self.phase == "over":
-            return TERMINAL
-        assert self.to_act is not None
-        return self.to_act
-
-    def is_terminal(self) -> bool:
-        return self.phase == "over"
-
     def returns(self) -> list[float]:
         return list(self.totals)
-
-    def clone(self) -> TileState:
-        other = TileState(self.game)
-        for key in self.FIELDS:
-            setattr(other, key, copy.deepcopy(getattr(self, key)))
-        return other
-
-    def to_json(self) -> str:
-        data = {"format": STATE_FORMAT, "family": "tiles", "ruleset": self.game.ruleset.hash}
-        for key in self.FIELDS:
-            data[key] = getattr(self, key)
-        return json.dumps(data, sort_keys=True, separators=(",", ":"))
-
-    def legal_actions(self) -> LegalActions:
-        return LegalActions(lambda: iter(self._actions()), lambda: len(self._actions()),
-                            self.is_legal, self.sample_action)
-
-    def is_legal(self, action: Any) -> bool:
-        try:
-            act = Action.parse(action)
-        except IllegalAction:
-            return False
-        return act in self._actions()
-
-    def why_illegal(self, action: Any) -> str | None:
-        try:
-            act = Action.parse(action)
-        except IllegalAction as exc:
-            return exc.reason
-        if act in self._actions():
-            return None
-        return self._reason(act)
 
     def sample_action(self, rng: random.Random) -> Action:
         actions = self._actions()
@@ -180,11 +125,15 @@ class TileState:
             raise IllegalAction("the game is over")
         return actions[rng.randrange(len(actions))]
 
-    def apply(self, action: Any) -> None:
-        act = Action.parse(action)
+    def _iter_actions(self):
+        return iter(self._actions())
+
+    def _count_actions(self) -> int:
+        return len(self._actions())
+
+    def _check(self, act: Action) -> None:
         if act not in self._actions():
             raise IllegalAction(self._reason(act))
-        self._do(act)
 
     def observation(self, player: int) -> dict[str, Any]:
         if not 0 <= player < self.game.players:
@@ -452,7 +401,7 @@ class TileState:
 
     # ------------------------------------------------------------ applying
 
-    def _do(self, act: Action) -> None:
+    def _do(self, act: Action, checked: object = None) -> None:
         seat = self.to_act
         assert seat is not None
         if self.phase == "turn":

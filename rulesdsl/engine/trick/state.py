@@ -9,8 +9,6 @@ the follows are counted and sampled with rulesdsl.engine.multiset, never listed.
 
 from __future__ import annotations
 
-import copy
-import json
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -22,7 +20,7 @@ from ...model import notation as nt
 from ...model.hand import TRUMP, HandContext
 from ...model.patterns import beats, readings
 from ...model.ruleset import Ruleset
-from ..base import TERMINAL, Action, IllegalAction, LegalActions
+from ..base import Action, EngineState, IllegalAction, restore_state
 from ..multiset import (
     count_submultisets,
     count_with_pairs,
@@ -33,7 +31,6 @@ from ..multiset import (
 )
 from .plays import Unit, arrange_as, best_reading, decompose, pattern_plays, primary, shape_of
 
-STATE_FORMAT = 1
 PASS = Action("pass")
 
 
@@ -85,22 +82,13 @@ class TrickGame:
         return state
 
     def state_from_json(self, text: str) -> TrickState:
-        try:
-            data = json.loads(text)
-        except (TypeError, json.JSONDecodeError) as exc:
-            raise RulesdslError(f"not a saved state: {exc}") from None
-        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
-            raise RulesdslError("not a saved trick state (format 1)")
-        if data.get("ruleset") != self.ruleset.hash:
-            raise RulesdslError("the saved state belongs to another ruleset (hash differs)")
-        state = TrickState(self)
-        for key in TrickState.FIELDS:
-            setattr(state, key, copy.deepcopy(data[key]))
-        return state
+        return restore_state(TrickState, self, text)
 
 
-class TrickState:
+class TrickState(EngineState):
     """One match of a trick-family game, hand after hand."""
+
+    family = "trick"
 
     FIELDS = (
         "seed", "max_hands", "hand_no", "team_levels", "dealer", "phase", "deal_order",
@@ -110,7 +98,7 @@ class TrickState:
     )
 
     def __init__(self, game: TrickGame):
-        self.game = game
+        super().__init__(game)
         self.seed = 0
         self.max_hands: int | None = None
         self.hand_no = 0
@@ -140,16 +128,6 @@ class TrickState:
 
     # ------------------------------------------------------------ the API
 
-    @property
-    def current_player(self) -> int:
-        if self.phase == "over":
-            return TERMINAL
-        assert self.to_act is not None
-        return self.to_act
-
-    def is_terminal(self) -> bool:
-        return self.phase == "over"
-
     def returns(self) -> list[float]:
         """Per seat: +1 if its side won the match, -1 if it lost; for a match cut short
         (`hands=N`), the levels its side climbed minus the levels the others climbed."""
@@ -165,45 +143,6 @@ class TrickState:
             others = sum(x for t, x in enumerate(gained) if t != g.team_of[seat])
             out.append(float(mine - others))
         return out
-
-    def clone(self) -> TrickState:
-        other = TrickState(self.game)
-        for key in self.FIELDS:
-            setattr(other, key, copy.deepcopy(getattr(self, key)))
-        return other
-
-    def to_json(self) -> str:
-        data = {"format": STATE_FORMAT, "ruleset": self.game.ruleset.hash}
-        for key in self.FIELDS:
-            data[key] = getattr(self, key)
-        return json.dumps(data, sort_keys=True, separators=(",", ":"))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, TrickState) and other.to_json() == self.to_json()
-
-    def legal_actions(self) -> LegalActions:
-        return LegalActions(self._iter_actions, self._count_actions, self.is_legal,
-                            self.sample_action)
-
-    def is_legal(self, action: Any) -> bool:
-        try:
-            self._check(Action.parse(action))
-        except IllegalAction:
-            return False
-        return True
-
-    def why_illegal(self, action: Any) -> str | None:
-        try:
-            self._check(Action.parse(action))
-        except IllegalAction as exc:
-            return exc.reason
-        return None
-
-    def apply(self, action: Any) -> None:
-        """Apply a legal action; raise IllegalAction (state untouched) otherwise."""
-        act = Action.parse(action)
-        self._check(act)
-        self._do(act)
 
     def observation(self, player: int) -> dict[str, Any]:
         """What `player` may see: own hand, public declarations and plays, scores."""
@@ -672,7 +611,7 @@ class TrickState:
 
     # ------------------------------------------------------------ applying
 
-    def _do(self, act: Action) -> None:
+    def _do(self, act: Action, checked: object = None) -> None:
         seat = self.to_act
         assert seat is not None
         if self.phase == "deal":
