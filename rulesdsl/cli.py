@@ -212,6 +212,55 @@ def cmd_score(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from .headless.agents import make_agents
+    from .headless.logs import play_game
+
+    ruleset = load(args.ruleset)
+    agents = make_agents(args.agents, ruleset.players)
+    state = play_game(ruleset, args.seed, agents, args.hands, args.log)
+    summary = {"ruleset": ruleset.id, "seed": args.seed, "hands": len(state.results),
+               "returns": state.returns(), "results": state.results}
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False, sort_keys=True))
+    else:
+        print(f"{ruleset.id}, seed {args.seed}: {len(state.results)} hand(s)")
+        for i, r in enumerate(state.results):
+            shown = {k: v for k, v in r.items() if k not in ("type", "scores")}
+            print(f"  hand {i + 1}: {json.dumps(shown, ensure_ascii=False)}")
+        print(f"returns by seat: {state.returns()}")
+        if args.log:
+            print(f"log written to {args.log}")
+    return EXIT_OK
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .headless.logs import replay
+
+    result = replay(args.log, args.ruleset)
+    if result.ok:
+        print(f"{args.log}: {result.message}; returns {result.returns}")
+        return EXIT_OK
+    print(result.message, file=sys.stderr)
+    return EXIT_INVALID
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .headless.simulate import simulate
+
+    if args.games < 1 or args.workers < 1:
+        print("rulesdsl: --games and --workers must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    stats = simulate(args.ruleset, args.games, args.seed, args.workers, args.agents,
+                     args.hands)
+    if args.json:
+        print(json.dumps(stats, ensure_ascii=False, sort_keys=True))
+    else:
+        for key, value in stats.items():
+            print(f"{key}: {json.dumps(value, ensure_ascii=False)}")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rulesdsl", description="Regional card and tile games written as data.")
@@ -257,6 +306,27 @@ def build_parser() -> argparse.ArgumentParser:
                     help="score the hand of a player who did not win")
     sc.add_argument("--json", action="store_true", help="print JSON")
     sc.set_defaults(func=cmd_score)
+    pl = sub.add_parser("play", help="play one game headless with agents")
+    pl.add_argument("ruleset")
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--agents", default="random", help="one per seat, or one for all")
+    pl.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
+    pl.add_argument("--log", help="write the game log (JSON Lines) here")
+    pl.add_argument("--json", action="store_true")
+    pl.set_defaults(func=cmd_play)
+    rp = sub.add_parser("replay", help="re-check a game log against the rules")
+    rp.add_argument("log")
+    rp.add_argument("--ruleset", help="the ruleset (default: the one the log names)")
+    rp.set_defaults(func=cmd_replay)
+    sm = sub.add_parser("simulate", help="simulate many games and print statistics")
+    sm.add_argument("ruleset")
+    sm.add_argument("--games", type=int, required=True)
+    sm.add_argument("--seed", type=int, default=0)
+    sm.add_argument("--workers", type=int, default=1)
+    sm.add_argument("--agents", default="random")
+    sm.add_argument("--hands", type=int, default=1)
+    sm.add_argument("--json", action="store_true")
+    sm.set_defaults(func=cmd_simulate)
     return parser
 
 

@@ -1,0 +1,1 @@
+"""Running rulesets headless: agents, game logs (JSON Lines), referee replays, simulations."""

@@ -1,0 +1,146 @@
+"""Game logs as JSON Lines, and the referee that replays them.
+
+Line 1 is a header (ruleset id, version and hash, seed, hands, agents); then one
+line per applied action (`seat`, the action's JSON form) followed by the engine's
+events it caused; the last line is the result (returns and a hash of the final
+state). A log holds hidden information: it is a referee's record.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..api import load
+from ..engine.base import Action, IllegalAction
+from ..errors import RulesdslError, RulesetError
+
+LOG_FORMAT = 1
+
+
+def state_digest(state) -> str:
+    return hashlib.sha256(state.to_json().encode("utf-8")).hexdigest()
+
+
+def play_game(ruleset, seed: int, agents: list, hands: int | None, log_path: str | None = None,
+              agent_seed: int | None = None) -> Any:
+    """Play one game with these agents; write the log if asked. Returns the final state."""
+    options = {} if hands is None else {"hands": hands}
+    state = ruleset.new_game(seed=seed, **options)
+    rng = random.Random(f"agents/{seed if agent_seed is None else agent_seed}")
+    lines: list[dict[str, Any]] = [{
+        "type": "header", "format": LOG_FORMAT, "ruleset": ruleset.id,
+        "version": ruleset.version, "hash": ruleset.hash, "seed": seed, "hands": hands,
+        "agents": [a.name for a in agents]}]
+    seen = len(state.log)
+    for event in state.log:
+        lines.append({"type": "event", "event": event})
+    n = 0
+    while not state.is_terminal():
+        seat = state.current_player
+        action = agents[seat].act(state, rng)
+        state.apply(action)
+        n += 1
+        lines.append({"type": "action", "n": n, "seat": seat, "action": action.to_json()})
+        for event in state.log[seen:]:
+            lines.append({"type": "event", "event": event})
+        seen = len(state.log)
+    lines.append({"type": "result", "returns": state.returns(), "actions": n,
+                  "state_sha256": state_digest(state)})
+    if log_path is not None:
+        with open(log_path, "w", encoding="utf-8") as f:
+            for line in lines:
+                f.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
+    return state
+
+
+@dataclass
+class ReplayResult:
+    ok: bool
+    message: str
+    line: int | None = None
+    returns: list[float] | None = None
+
+
+def replay(path: str, ruleset_ref: str | None = None) -> ReplayResult:
+    """Re-check every action of a log against the rules."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ReplayResult(False, f"{path}: no such log file")
+    except (OSError, UnicodeDecodeError) as exc:
+        return ReplayResult(False, f"{path}: cannot read the log ({exc})")
+    records = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            return ReplayResult(False, f"{path}:{number}: not JSON ({exc.msg})", number)
+        if not isinstance(record, dict) or "type" not in record:
+            return ReplayResult(False, f"{path}:{number}: not a log record", number)
+        records.append((number, record))
+    if not records or records[0][1]["type"] != "header":
+        return ReplayResult(False, f"{path}:1: the log has no header line", 1)
+    _, header = records[0]
+    if header.get("format") != LOG_FORMAT:
+        return ReplayResult(False, f"{path}:1: log format {header.get('format')!r} is not "
+                            f"supported (expected {LOG_FORMAT})", 1)
+    try:
+        ruleset = load(ruleset_ref or header.get("ruleset", ""))
+    except RulesetError as exc:
+        return ReplayResult(False, f"{path}:1: cannot load the ruleset: {exc}", 1)
+    if ruleset.hash != header.get("hash"):
+        return ReplayResult(False, f"{path}:1: the log was written by another version of "
+                            f"{header.get('ruleset')!r} (ruleset hash differs)", 1)
+    seed, hands = header.get("seed"), header.get("hands")
+    if not isinstance(seed, int) or (hands is not None and not isinstance(hands, int)):
+        return ReplayResult(False, f"{path}:1: the header needs an integer seed", 1)
+    state = ruleset.new_game(seed=seed, **({} if hands is None else {"hands": hands}))
+    result = None
+    checked = 0  # engine events compared so far
+    last_action = 1
+    for number, record in records[1:]:
+        kind = record["type"]
+        if kind == "event":
+            # The recorded events must be the ones the rules produce (a referee's check that
+            # catches a changed action even when the changed action is itself legal).
+            expected = state.log[checked] if checked < len(state.log) else None
+            if record.get("event") != expected:
+                return ReplayResult(False, f"{path}:{last_action}: the game diverges here: "
+                                    f"the rules give different events than the log records "
+                                    f"(line {number})", last_action)
+            checked += 1
+            continue
+        if kind == "action":
+            last_action = number
+            if state.is_terminal():
+                return ReplayResult(False, f"{path}:{number}: an action after the end of the "
+                                    "game", number)
+            if record.get("seat") != state.current_player:
+                return ReplayResult(False, f"{path}:{number}: seat {record.get('seat')} acts "
+                                    f"but it is seat {state.current_player}'s turn", number)
+            try:
+                action = Action.parse(record.get("action"))
+                state.apply(action)
+            except IllegalAction as exc:
+                return ReplayResult(False, f"{path}:{number}: illegal action: {exc.reason}",
+                                    number)
+            except RulesdslError as exc:
+                return ReplayResult(False, f"{path}:{number}: {exc}", number)
+        elif kind == "result":
+            result = (number, record)
+    if not state.is_terminal():
+        return ReplayResult(False, f"{path}: the log ends before the game does",
+                            records[-1][0])
+    if result is not None:
+        number, record = result
+        if record.get("state_sha256") not in (None, state_digest(state)):
+            return ReplayResult(False, f"{path}:{number}: the recorded result does not match "
+                                "the replayed game", number)
+    return ReplayResult(True, "every action is legal", None, state.returns())

@@ -1,0 +1,101 @@
+"""Headless runs: play, logs, the referee replay, simulate."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import rulesdsl
+from rulesdsl.headless.agents import make_agents
+from rulesdsl.headless.logs import play_game, replay
+from rulesdsl.headless.simulate import simulate
+
+from .conftest import ROOT
+
+ALL = ["taicang-zhongxin-wu", "huzhou-hong-wu", "wenling-hong-wu", "wenling-duijia-tong",
+       "wenling-liujia-tong", "wenling-biao-tong", "guan-pai", "dou-dizhu", "wenling-mahjong"]
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "rulesdsl", *args], capture_output=True,
+                          text=True, cwd=ROOT)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_logged_game_replays_and_a_changed_action_is_caught(name, tmp_path):
+    ruleset = rulesdsl.load(name)
+    log = tmp_path / "g.jsonl"
+    state = play_game(ruleset, 1, make_agents("random", ruleset.players), 1, str(log))
+    ok = replay(str(log))
+    assert ok.ok, ok.message
+    assert ok.returns == state.returns()
+    lines = log.read_text(encoding="utf-8").splitlines()
+    # Change the last action to another legal-looking one: pass <-> a card or tile.
+    index = max(i for i, line in enumerate(lines) if json.loads(line)["type"] == "action")
+    record = json.loads(lines[index])
+    record["action"] = {"type": "pass", "cards": ""} if record["action"]["type"] != "pass" \
+        else {"type": "play", "cards": "S3"}
+    lines[index] = json.dumps(record)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = replay(str(bad))
+    assert not result.ok and result.line == index + 1, result.message
+
+
+def test_same_seed_same_json_output():
+    a = cli("play", "wenling-hong-wu", "--seed", "1", "--json")
+    b = cli("play", "wenling-hong-wu", "--seed", "1", "--json")
+    assert a.returncode == 0 and a.stdout == b.stdout and a.stdout
+
+
+def test_cli_play_log_then_replay(tmp_path):
+    log = tmp_path / "g.jsonl"
+    assert cli("play", "guan-pai", "--seed", "1", "--log", str(log)).returncode == 0
+    proc = cli("replay", str(log))
+    assert proc.returncode == 0 and "every action is legal" in proc.stdout
+
+
+def test_simulate_is_the_same_for_any_worker_count():
+    one = simulate("wenling-hong-wu", 6, seed=3, workers=1, progress=False)
+    two = simulate("wenling-hong-wu", 6, seed=3, workers=2, progress=False)
+    assert one == two
+    assert one["games"] == 6 and len(one["seats"]) == 4
+
+
+@pytest.mark.parametrize("content, fragment", [
+    ("", "no header"),
+    ("not json\n", "not JSON"),
+    ('{"type": "header", "format": 9}\n', "format 9"),
+    ('{"type": "header", "format": 1, "ruleset": "nope-nope", "hash": "x", "seed": 1}\n',
+     "cannot load the ruleset"),
+    ('{"type": "header", "format": 1, "ruleset": "guan-pai", "hash": "x", "seed": 1}\n',
+     "ruleset hash differs"),
+])
+def test_bad_logs_get_clear_messages(content, fragment, tmp_path):
+    log = tmp_path / "x.jsonl"
+    log.write_text(content, encoding="utf-8")
+    proc = cli("replay", str(log))
+    assert proc.returncode == 1
+    assert fragment in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_truncated_log_is_rejected(tmp_path):
+    ruleset = rulesdsl.load("guan-pai")
+    log = tmp_path / "g.jsonl"
+    play_game(ruleset, 2, make_agents("random", 2), 1, str(log))
+    lines = log.read_text(encoding="utf-8").splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[: len(lines) // 2]) + "\n", encoding="utf-8")
+    result = replay(str(cut))
+    assert not result.ok and "ends before the game does" in result.message
+
+
+def test_unknown_ruleset_and_agent_are_clear_errors():
+    proc = cli("play", "no-such-game")
+    assert proc.returncode == 1 and "no ruleset named" in proc.stderr
+    proc = cli("play", "guan-pai", "--agents", "genius")
+    assert proc.returncode == 1 and "unknown agent" in proc.stderr
+    assert "Traceback" not in proc.stderr
