@@ -131,9 +131,16 @@ class TileState(EngineState):
     def _count_actions(self) -> int:
         return len(self._actions())
 
-    def _check(self, act: Action) -> None:
-        if act not in self._actions():
+    def _check(self, act: Action) -> Action:
+        actions = self._actions()
+        if act.kind == "win" and not act.cards and act not in actions:
+            # A bare "win" names the one win on offer (the discard or the kong's tile).
+            wins = [a for a in actions if a.kind == "win"]
+            if len(wins) == 1:
+                return wins[0]
+        if act not in actions:
             raise IllegalAction(self._reason(act))
+        return act
 
     def observation(self, player: int) -> dict[str, Any]:
         if not 0 <= player < self.game.players:
@@ -325,13 +332,15 @@ class TileState(EngineState):
         if self.phase == "claims":
             return [PASS, *self._claim_options(seat)]
         if self.phase == "rob":
-            return [PASS, Action.of("win")]
+            assert self.kong_tile is not None
+            return [PASS, Action.of("win", [self.kong_tile["tile"]])]
         return []
 
     def _turn_actions(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
         out: list[Action] = []
-        if self._can_win(seat) and not self.wild_discarded[seat]:
+        # 自摸 is winning on a tile you drew yourself: not right after claiming a discard.
+        if self.source != "claim" and self._can_win(seat) and not self.wild_discarded[seat]:
             out.append(Action.of("win"))
         for kind, c in enumerate(hand):
             if c and not self.bonus[kind]:
@@ -402,6 +411,8 @@ class TileState(EngineState):
     # ------------------------------------------------------------ applying
 
     def _do(self, act: Action, checked: object = None) -> None:
+        if isinstance(checked, Action):
+            act = checked
         seat = self.to_act
         assert seat is not None
         if self.phase == "turn":
@@ -615,9 +626,9 @@ class TileState(EngineState):
         liable = self._liable(winner, discarder)
         if liable is not None:
             totals[liable] = 0.0  # 「被包方的牌点归零处理」
-        payments = [0.0] * g.players
         rules = g.rules
         values = {"stake": rules.stake}
+        transfers: list[tuple[int, int, float]] = []  # payer, receiver, amount
         if rules.to_winner is not None:
             f = g.ruleset.formulas[rules.to_winner]
             for seat in range(g.players):
@@ -625,8 +636,7 @@ class TileState(EngineState):
                     continue
                 pay = float(f.evaluate({k: {"total": totals[winner], **values}[k]
                                         for k in f.inputs}))
-                payments[seat] -= pay
-                payments[winner] += pay
+                transfers.append((seat, winner, pay))
         if rules.between_others is not None:
             f = g.ruleset.formulas[rules.between_others]
             others = [s for s in range(g.players) if s != winner]
@@ -634,14 +644,13 @@ class TileState(EngineState):
                 for b in others[i + 1:]:
                     given = {"receiver_total": totals[a], "payer_total": totals[b], **values}
                     pay = float(f.evaluate({k: given[k] for k in f.inputs}))
-                    payments[b] -= pay
-                    payments[a] += pay
-        if liable is not None:
+                    transfers.append((b, a, pay) if pay >= 0 else (a, b, -pay))
+        payments = [0.0] * g.players
+        for payer, receiver, amount in transfers:
             # 包三家: 「支付方式与正常和牌相同，但在本副牌中所有付出的牌点均由被包方支付」 —
             # everyone receives as usual; every payment is made by the liable player.
-            received = [max(p, 0.0) for p in payments]
-            payments = received
-            payments[liable] = -sum(received)
+            payments[liable if liable is not None else payer] -= amount
+            payments[receiver] += amount
         result = {"type": "hand_end", "winner": winner, "discarder": discarder,
                   "self_drawn": self_drawn, "robbed_kong": robbed, "liable": liable,
                   "totals": totals, "payments": payments,
