@@ -99,3 +99,18 @@ def test_unknown_ruleset_and_agent_are_clear_errors():
     proc = cli("play", "guan-pai", "--agents", "genius")
     assert proc.returncode == 1 and "unknown agent" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_logs_follow_their_documented_schema(tmp_path):
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads((ROOT / "docs" / "game-log.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    validator = Draft202012Validator(schema)
+    for name in ("wenling-hong-wu", "wenling-biao-tong", "wenling-mahjong"):
+        ruleset = rulesdsl.load(name)
+        log = tmp_path / f"{name}.jsonl"
+        play_game(ruleset, 4, make_agents("random", ruleset.players), 1, str(log))
+        for line in log.read_text(encoding="utf-8").splitlines():
+            errors = list(validator.iter_errors(json.loads(line)))
+            assert not errors, (name, line[:200], errors[0].message)
