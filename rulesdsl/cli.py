@@ -218,7 +218,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     ruleset = load(args.ruleset)
     agents = make_agents(args.agents, ruleset.players)
-    state = play_game(ruleset, args.seed, agents, args.hands, args.log)
+    if args.log_view is not None and not args.log:
+        print("rulesdsl: --log-view needs --log FILE", file=sys.stderr)
+        return EXIT_USAGE
+    state = play_game(ruleset, args.seed, agents, args.hands, args.log, view=args.log_view)
     summary = {"ruleset": ruleset.id, "seed": args.seed, "hands": len(state.results),
                "returns": state.returns(), "results": state.results}
     if args.json:
@@ -312,6 +315,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--agents", default="random", help="one per seat, or one for all")
     pl.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
     pl.add_argument("--log", help="write the game log (JSON Lines) here")
+    pl.add_argument("--log-view", type=int, metavar="SEAT",
+                    help="log only what this seat could see")
     pl.add_argument("--json", action="store_true")
     pl.set_defaults(func=cmd_play)
     rp = sub.add_parser("replay", help="re-check a game log against the rules")

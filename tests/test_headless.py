@@ -114,3 +114,25 @@ def test_logs_follow_their_documented_schema(tmp_path):
         for line in log.read_text(encoding="utf-8").splitlines():
             errors = list(validator.iter_errors(json.loads(line)))
             assert not errors, (name, line[:200], errors[0].message)
+
+
+@pytest.mark.parametrize("name", ["taicang-zhongxin-wu", "wenling-biao-tong", "wenling-mahjong"])
+def test_a_seat_view_log_shows_only_that_seat(name, tmp_path):
+    ruleset = rulesdsl.load(name)
+    full, view = tmp_path / "full.jsonl", tmp_path / "view.jsonl"
+    play_game(ruleset, 6, make_agents("random", ruleset.players), 1, str(full))
+    play_game(ruleset, 6, make_agents("random", ruleset.players), 1, str(view), view=1)
+    records = [json.loads(line) for line in view.read_text(encoding="utf-8").splitlines()]
+    assert records[0]["view"] == 1
+    text = view.read_text(encoding="utf-8").split("\n", 1)[1]  # after the header
+    for secret in ('"hands"', '"deal_order"', '"wall"', '"unused"'):
+        assert secret not in text
+    for r in records:
+        if r["type"] == "action" and r["seat"] != 1:
+            assert r["action"]["type"] != "bury" or set(r["action"]) == {"type"}
+        if r["type"] == "observation":
+            assert r["observation"]["seat"] == 1
+    # The full log of the same game holds the deal; the view never repeats another seat's.
+    assert '"type": "event"' in full.read_text(encoding="utf-8")
+    assert '"type": "event"' not in text
+    assert not replay(str(view)).ok

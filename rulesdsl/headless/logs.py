@@ -20,6 +20,9 @@ from ..engine.base import Action, IllegalAction
 from ..errors import RulesdslError, RulesetError
 
 LOG_FORMAT = 1
+# Actions whose content everyone at the table sees; the others show only their kind.
+PUBLIC_ACTIONS = frozenset({"play", "pass", "declare", "bid", "claim", "discard", "chow",
+                            "pung", "kong", "added_kong", "win"})
 
 
 def state_digest(state) -> str:
@@ -27,30 +30,49 @@ def state_digest(state) -> str:
 
 
 def play_game(ruleset, seed: int, agents: list, hands: int | None, log_path: str | None = None,
-              agent_seed: int | None = None) -> Any:
-    """Play one game with these agents; write the log if asked. Returns the final state."""
+              agent_seed: int | None = None, view: int | None = None) -> Any:
+    """Play one game with these agents; write the log if asked. Returns the final state.
+
+    With `view=P` the log holds only what seat P could see: its observation after every
+    action, and other seats' actions with hidden content left out. Such a log cannot be
+    replayed by the referee."""
     options = {} if hands is None else {"hands": hands}
     state = ruleset.new_game(seed=seed, **options)
     rng = random.Random(f"agents/{seed if agent_seed is None else agent_seed}")
-    lines: list[dict[str, Any]] = [{
-        "type": "header", "format": LOG_FORMAT, "ruleset": ruleset.id,
-        "version": ruleset.version, "hash": ruleset.hash, "seed": seed, "hands": hands,
-        "agents": [a.name for a in agents]}]
+    header = {"type": "header", "format": LOG_FORMAT, "ruleset": ruleset.id,
+              "version": ruleset.version, "hash": ruleset.hash, "seed": seed, "hands": hands,
+              "agents": [a.name for a in agents]}
+    if view is not None:
+        if not 0 <= view < ruleset.players:
+            raise RulesdslError(f"no seat {view}; seats are 0..{ruleset.players - 1}")
+        header["view"] = view
+    lines: list[dict[str, Any]] = [header]
     seen = len(state.log)
-    for event in state.log:
-        lines.append({"type": "event", "event": event})
+    if view is None:
+        for event in state.log:
+            lines.append({"type": "event", "event": event})
+    else:
+        lines.append({"type": "observation", "observation": state.observation(view)})
     n = 0
     while not state.is_terminal():
         seat = state.current_player
         action = agents[seat].act(state, rng)
         state.apply(action)
         n += 1
-        lines.append({"type": "action", "n": n, "seat": seat, "action": action.to_json()})
-        for event in state.log[seen:]:
-            lines.append({"type": "event", "event": event})
+        shown = action.to_json()
+        if view is not None and seat != view and action.kind not in PUBLIC_ACTIONS:
+            shown = {"type": action.kind}
+        lines.append({"type": "action", "n": n, "seat": seat, "action": shown})
+        if view is None:
+            for event in state.log[seen:]:
+                lines.append({"type": "event", "event": event})
+        else:
+            lines.append({"type": "observation", "observation": state.observation(view)})
         seen = len(state.log)
-    lines.append({"type": "result", "returns": state.returns(), "actions": n,
-                  "state_sha256": state_digest(state)})
+    result = {"type": "result", "returns": state.returns(), "actions": n}
+    if view is None:
+        result["state_sha256"] = state_digest(state)
+    lines.append(result)
     if log_path is not None:
         with open(log_path, "w", encoding="utf-8") as f:
             for line in lines:
@@ -88,6 +110,9 @@ def replay(path: str, ruleset_ref: str | None = None) -> ReplayResult:
     if not records or records[0][1]["type"] != "header":
         return ReplayResult(False, f"{path}:1: the log has no header line", 1)
     _, header = records[0]
+    if "view" in header:
+        return ReplayResult(False, f"{path}:1: this is seat {header['view']}'s view of a game; "
+                            "only a full log (written without --log-view) can be refereed", 1)
     if header.get("format") != LOG_FORMAT:
         return ReplayResult(False, f"{path}:1: log format {header.get('format')!r} is not "
                             f"supported (expected {LOG_FORMAT})", 1)
