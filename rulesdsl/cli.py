@@ -256,6 +256,21 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     stats = simulate(args.ruleset, args.games, args.seed, args.workers, args.agents,
                      args.hands)
+    if args.compare:
+        # The same seeds deal the same cards when the two rulesets share a deck.
+        other = simulate(args.compare, args.games, args.seed, args.workers, args.agents,
+                         args.hands)
+        if args.json:
+            print(json.dumps({"a": stats, "b": other}, ensure_ascii=False, sort_keys=True))
+            return EXIT_OK
+        width = max(len(k) for k in {**stats, **other})
+        print(f"{'':{width}}  {stats['ruleset']}  |  {other['ruleset']}")
+        for key in dict.fromkeys([*stats, *other]):
+            a, b = stats.get(key), other.get(key)
+            mark = " " if a == b else "*"
+            print(f"{mark}{key:{width}}  {json.dumps(a, ensure_ascii=False)}  |  "
+                  f"{json.dumps(b, ensure_ascii=False)}")
+        return EXIT_OK
     if args.json:
         print(json.dumps(stats, ensure_ascii=False, sort_keys=True))
     else:
@@ -330,6 +345,8 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--workers", type=int, default=1)
     sm.add_argument("--agents", default="random")
     sm.add_argument("--hands", type=int, default=1)
+    sm.add_argument("--compare", metavar="OTHER_RULESET",
+                    help="run another ruleset on the same seeds and show both")
     sm.add_argument("--json", action="store_true")
     sm.set_defaults(func=cmd_simulate)
     return parser

@@ -136,3 +136,17 @@ def test_a_seat_view_log_shows_only_that_seat(name, tmp_path):
     assert '"type": "event"' in full.read_text(encoding="utf-8")
     assert '"type": "event"' not in text
     assert not replay(str(view)).ok
+
+
+def test_simulate_compare_runs_both_on_the_same_deals(tmp_path):
+    variant = tmp_path / "loose.yaml"
+    variant.write_text("extends: wenling-hong-wu\nid: wenling-hong-wu-loose\noptions:\n"
+                       "  deal_threshold: {default: 85, choices: [80, 85]}\n", encoding="utf-8")
+    proc = cli("simulate", "wenling-hong-wu", "--games", "6", "--compare", str(variant),
+               "--json")
+    assert proc.returncode == 0, proc.stderr
+    both = json.loads(proc.stdout)
+    assert both["a"]["ruleset"] == "wenling-hong-wu"
+    assert both["b"]["ruleset"] == "wenling-hong-wu-loose"
+    # Same seeds, same deck: the same deals, so the same defender points.
+    assert both["a"]["defender_points"] == both["b"]["defender_points"]
