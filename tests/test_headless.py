@@ -150,3 +150,57 @@ def test_simulate_compare_runs_both_on_the_same_deals(tmp_path):
     assert both["b"]["ruleset"] == "wenling-hong-wu-loose"
     # Same seeds, same deck: the same deals, so the same defender points.
     assert both["a"]["defender_points"] == both["b"]["defender_points"]
+
+
+def test_a_human_gets_a_second_chance_on_bad_input():
+    import random as _r
+    from io import StringIO
+
+    from rich.console import Console
+
+    from rulesdsl.headless.human import HumanAgent
+
+    ruleset = rulesdsl.load("guan-pai")
+    state = ruleset.new_game(seed=3, hands=1)
+    rng = _r.Random(3)
+    bad = iter(["hello", "X9", "999", "S3 S3 S3 S3 S3"])
+
+    def ask(prompt: str) -> str:
+        answer = next(bad, None)
+        return answer if answer is not None else str(state.sample_action(rng))
+
+    buffer = StringIO()
+    human = HumanAgent(ask=ask, console=Console(file=buffer, width=120, force_terminal=False))
+    while not state.is_terminal():
+        if state.current_player == 0:
+            state.apply(human.act(state, rng))
+        else:
+            state.apply(state.sample_action(rng))
+    shown = buffer.getvalue()
+    assert "your hand:" in shown
+    assert shown.count("try again") + shown.count("choose 1 to") >= 3
+
+
+def test_the_human_sees_coloured_sorted_cards():
+    from io import StringIO
+
+    from rich.console import Console
+
+    from rulesdsl.headless.human import HumanAgent
+
+    ruleset = rulesdsl.load("taicang-zhongxin-wu")
+    state = ruleset.new_game(seed=1, hands=1)
+    import random as _r
+
+    rng = _r.Random(1)
+    while state.phase != "play":
+        state.apply(state.sample_action(rng))
+    buffer = StringIO()
+    HumanAgent(ask=lambda p: "", console=Console(file=buffer, force_terminal=True,
+                                                 color_system="standard", width=200)).show(
+        state, state.current_player)
+    text = buffer.getvalue()
+    assert "\x1b[31m" in text  # red suits are red
+    hand = [k for k in HumanAgent(ask=lambda p: "")._sorted_cards(state, state.current_player)]
+    trumps = [state.hc.is_trump[k] for k in hand]
+    assert trumps == sorted(trumps, reverse=True)  # trumps first

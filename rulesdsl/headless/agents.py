@@ -188,3 +188,12 @@ def _greedy_tiles(state, rng: random.Random) -> Action:
 
 
 AGENTS["greedy"] = GreedyAgent
+
+
+def _human() -> object:
+    from .human import HumanAgent
+
+    return HumanAgent()
+
+
+AGENTS["human"] = _human  # type: ignore[assignment]
