@@ -255,11 +255,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print("rulesdsl: --games and --workers must be at least 1", file=sys.stderr)
         return EXIT_USAGE
     stats = simulate(args.ruleset, args.games, args.seed, args.workers, args.agents,
-                     args.hands)
+                     args.hands, backend=args.backend)
     if args.compare:
         # The same seeds deal the same cards when the two rulesets share a deck.
         other = simulate(args.compare, args.games, args.seed, args.workers, args.agents,
-                         args.hands)
+                         args.hands, backend=args.backend)
         if args.json:
             print(json.dumps({"a": stats, "b": other}, ensure_ascii=False, sort_keys=True))
             return EXIT_OK
@@ -345,6 +345,8 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--workers", type=int, default=1)
     sm.add_argument("--agents", default="random")
     sm.add_argument("--hands", type=int, default=1)
+    sm.add_argument("--backend", choices=["local", "ray"], default="local",
+                    help="local processes, or a Ray cluster (RAY_ADDRESS or a local one)")
     sm.add_argument("--compare", metavar="OTHER_RULESET",
                     help="run another ruleset on the same seeds and show both")
     sm.add_argument("--json", action="store_true")

@@ -204,3 +204,14 @@ def test_the_human_sees_coloured_sorted_cards():
     hand = [k for k in HumanAgent(ask=lambda p: "")._sorted_cards(state, state.current_player)]
     trumps = [state.hc.is_trump[k] for k in hand]
     assert trumps == sorted(trumps, reverse=True)  # trumps first
+
+
+def test_simulate_on_a_local_ray_instance_matches_local_processes():
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        on_ray = simulate("wenling-hong-wu", 4, seed=9, backend="ray", progress=False)
+    finally:
+        ray.shutdown()
+    local = simulate("wenling-hong-wu", 4, seed=9, workers=1, progress=False)
+    assert on_ray == local

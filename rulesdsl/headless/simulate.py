@@ -6,6 +6,7 @@ and results are gathered in game order, so the numbers do not depend on `workers
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 from collections import Counter
@@ -13,6 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ..api import load
+from ..errors import RulesdslError
 from .agents import make_agents
 from .logs import play_game
 
@@ -38,13 +40,31 @@ def _one(args: tuple[str, str | None, int, int, int | None]) -> dict[str, Any]:
     return out
 
 
+def _ray_results(jobs: list[tuple], show: bool) -> list[dict[str, Any]]:
+    """The same jobs on a Ray cluster (RAY_ADDRESS, or a local instance)."""
+    try:
+        import ray
+    except ImportError:
+        raise RulesdslError("the ray backend needs Ray: pip install 'rulesdsl[ray]'") \
+            from None
+    if not ray.is_initialized():
+        ray.init(address=os.environ.get("RAY_ADDRESS") or None, log_to_driver=False,
+                 include_dashboard=False)
+    remote = ray.remote(_one)
+    futures = [remote.remote(job) for job in jobs]
+    # ray.get keeps the submission order: the numbers match the local backends.
+    return list(_with_progress(iter(ray.get(futures)), len(jobs), show))
+
+
 def simulate(ruleset_ref: str, games: int, seed: int = 0, workers: int = 1,
              agents: str | None = None, hands: int | None = 1,
-             progress: bool | None = None) -> dict[str, Any]:
+             progress: bool | None = None, backend: str = "local") -> dict[str, Any]:
     ruleset = load(ruleset_ref)
     jobs = [(ruleset_ref, agents, seed, i, hands) for i in range(games)]
     show = sys.stderr.isatty() if progress is None else progress
     results: list[dict[str, Any]] = []
+    if backend == "ray":
+        return summarise(ruleset, _ray_results(jobs, show))
     if workers <= 1:
         iterator = map(_one, jobs)
         results = list(_with_progress(iterator, games, show))
