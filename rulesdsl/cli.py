@@ -221,7 +221,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.log_view is not None and not args.log:
         print("rulesdsl: --log-view needs --log FILE", file=sys.stderr)
         return EXIT_USAGE
-    state = play_game(ruleset, args.seed, agents, args.hands, args.log, view=args.log_view)
+    # A whole match where the family has one (the trick games climb levels); else a hand.
+    hands = args.hands if args.hands is not None else (None if ruleset.family == "trick"
+                                                        else 1)
+    if hands is not None and hands < 1:
+        print("rulesdsl: --hands must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    state = play_game(ruleset, args.seed, agents, hands, args.log, view=args.log_view)
     summary = {"ruleset": ruleset.id, "seed": args.seed, "hands": len(state.results),
                "returns": state.returns(), "results": state.results}
     if args.json:
@@ -328,7 +334,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("ruleset")
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--agents", default="random", help="one per seat, or one for all")
-    pl.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
+    pl.add_argument("--hands", type=int, default=None,
+                    help="hands to play (default: a whole match in the trick family, "
+                         "one hand otherwise)")
     pl.add_argument("--log", help="write the game log (JSON Lines) here")
     pl.add_argument("--log-view", type=int, metavar="SEAT",
                     help="log only what this seat could see")

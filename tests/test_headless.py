@@ -45,10 +45,11 @@ def test_logged_game_replays_and_a_changed_action_is_caught(name, tmp_path):
     assert not result.ok and result.line == index + 1, result.message
 
 
-def test_same_seed_same_json_output():
-    a = cli("play", "wenling-hong-wu", "--seed", "1", "--json")
-    b = cli("play", "wenling-hong-wu", "--seed", "1", "--json")
-    assert a.returncode == 0 and a.stdout == b.stdout and a.stdout
+@pytest.mark.parametrize("name", ALL)
+def test_same_seed_same_json_output(name):
+    args = ("play", name, "--seed", "1", "--json") + (("--hands", "1") if "wu" in name else ())
+    a, b = cli(*args), cli(*args)
+    assert a.returncode == 0 and a.stdout == b.stdout and a.stdout, a.stderr
 
 
 def test_cli_play_log_then_replay(tmp_path):

@@ -34,8 +34,10 @@ def _one(args: tuple[str, str | None, int, int, int | None]) -> dict[str, Any]:
                                             ("play", "pass", "discard", "bid", "declare",
                                              "claim", "bury")),
                            "results": state.results}
+    # Patterns played: every play in the shedding family, every lead in the trick family.
     patterns: Counter = Counter(e.get("pattern") for e in state.log
-                                if e["type"] == "play" and e.get("pattern"))
+                                if e["type"] in ("play", "trick") and e.get("pattern"))
+    out["tricks"] = sum(1 for e in state.log if e["type"] == "trick")
     out["patterns"] = dict(patterns)
     return out
 
@@ -129,9 +131,14 @@ def summarise(ruleset, results: list[dict[str, Any]]) -> dict[str, Any]:
                                         / max(len(hand_results), 1), 4)
         out["level_changes"] = _mean_sd([h["signed_levels"] for h in hand_results])
         out["kitty_captures"] = sum(1 for h in hand_results if h.get("kitty_capture"))
+        out["tricks_per_hand"] = round(sum(r["tricks"] for r in results)
+                                       / max(len(hand_results), 1), 2)
     elif ruleset.family == "shedding":
         firsts = Counter(h["order"][0] for h in hand_results if h.get("order"))
         out["first_out_by_seat"] = {str(k): v for k, v in sorted(firsts.items())}
+        bombs = {p.name for p in ruleset.patterns if p.bomb}
+        out["bombs"] = sum(n for name, n in patterns.items() if name in bombs)
+        out["payouts"] = _mean_sd([abs(x) for r in results for x in r["returns"]])
     else:
         won = [h for h in hand_results if h.get("winner") is not None]
         out["win_rate"] = round(len(won) / max(len(hand_results), 1), 4)

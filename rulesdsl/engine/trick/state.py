@@ -743,7 +743,8 @@ class TrickState(EngineState):
             # or tractor of pairs, 3 triple (掀底 「如果是对或者拖拉机掀底，则再加倍」)
             "group": max((_group_size(u.cards) for u in won_with), default=1),
         }
-        self._event(type="trick", winner=winner, points=points)
+        self._event(type="trick", winner=winner, points=points,
+                    pattern=self.last_trick["pattern"])
         self.tricks_played += 1
         self.trick = []
         self.leader = self.to_act = winner
