@@ -139,6 +139,11 @@ def summarise(ruleset, results: list[dict[str, Any]]) -> dict[str, Any]:
         bombs = {p.name for p in ruleset.patterns if p.bomb}
         out["bombs"] = sum(n for name, n in patterns.items() if name in bombs)
         out["payouts"] = _mean_sd([abs(x) for r in results for x in r["returns"]])
+        dealt = [h for h in hand_results if h.get("dealer") is not None]
+        if dealt:
+            # The bid winner's success: their side came out ahead in the hand.
+            out["dealer_side_success"] = round(sum(1 for h in dealt if h["returns"][
+                h["dealer"]] > 0) / len(dealt), 4)
     else:
         won = [h for h in hand_results if h.get("winner") is not None]
         out["win_rate"] = round(len(won) / max(len(hand_results), 1), 4)

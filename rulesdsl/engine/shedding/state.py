@@ -620,8 +620,8 @@ class ShedState(EngineState):
                     outcome[s] -= gain * len(defenders) / len(dealer_side)
         for s in range(g.players):
             self.totals[s] += outcome[s]
-        result = {"type": "hand_end", "order": order + left, "places": [places[s] for s in
-                                                                        range(g.players)],
+        result = {"type": "hand_end", "order": order + left, "dealer": self.dealer,
+                  "places": [places[s] for s in range(g.players)],
                   "captured": list(self.captured), "in_hand": in_hand, "scores": scores,
                   "team_points": team_points, "outcomes": outcomes, "returns": outcome}
         self._event(**result)
