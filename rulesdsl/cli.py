@@ -285,6 +285,28 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_new(args: argparse.Namespace) -> int:
+    import re
+
+    from .resources import data_dir
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", args.name):
+        print(f"rulesdsl: {args.name!r} is not a ruleset id; use lower-case letters, digits "
+              "and '-' (e.g. my-hong-wu)", file=sys.stderr)
+        return EXIT_USAGE
+    template = (data_dir("templates") / f"{args.family}.yaml").read_text(encoding="utf-8")
+    text = template.replace("id: NAME", f"id: {args.name}").replace("en: NAME",
+                                                                    f"en: {args.name}")
+    out = Path(args.output or f"{args.name}.yaml")
+    if out.exists() and not args.force:
+        print(f"rulesdsl: {out} exists; use --force to overwrite", file=sys.stderr)
+        return EXIT_USAGE
+    out.write_text(text, encoding="utf-8")
+    print(f"wrote {out}: a {args.family} ruleset that validates; edit it and run "
+          f"'rulesdsl validate {out}'")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rulesdsl", description="Regional card and tile games written as data.")
@@ -346,6 +368,12 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("log")
     rp.add_argument("--ruleset", help="the ruleset (default: the one the log names)")
     rp.set_defaults(func=cmd_replay)
+    nw = sub.add_parser("new", help="write a commented starting ruleset that validates")
+    nw.add_argument("name", help="the new ruleset's id, e.g. my-hong-wu")
+    nw.add_argument("--family", choices=["trick", "shedding", "tiles"], required=True)
+    nw.add_argument("-o", "--output", help="file to write (default NAME.yaml)")
+    nw.add_argument("--force", action="store_true", help="overwrite an existing file")
+    nw.set_defaults(func=cmd_new)
     sm = sub.add_parser("simulate", help="simulate many games and print statistics")
     sm.add_argument("ruleset")
     sm.add_argument("--games", type=int, required=True)

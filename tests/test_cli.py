@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 from jsonschema import Draft202012Validator
 
 from rulesdsl.cli import main
@@ -132,3 +133,27 @@ def test_compiled_form_normalises_expressions(tmp_path):
     payload = json.loads(out.read_text(encoding="utf-8"))
     assert payload["ruleset"]["order"][0]["select"] == "rank == 3 or is_joker"
     assert payload["ruleset"]["define"]["low"] == "rank <= 5"
+
+
+@pytest.mark.parametrize("family", ["trick", "shedding", "tiles"])
+def test_new_writes_a_ruleset_that_validates_and_plays(family, tmp_path):
+    import random
+
+    import rulesdsl
+
+    out = tmp_path / "mine.yaml"
+    proc = rulesdsl_cli("new", f"my-{family}", "--family", family, "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert main(["validate", str(out)]) == 0
+    ruleset = rulesdsl.load(out)
+    assert ruleset.id == f"my-{family}" and ruleset.family == family
+    state = ruleset.new_game(seed=1, hands=1)
+    rng = random.Random(1)
+    while not state.is_terminal():
+        state.apply(state.sample_action(rng))
+    again = rulesdsl_cli("new", f"my-{family}", "--family", family, "-o", str(out))
+    assert again.returncode == 2 and "exists" in again.stderr
+
+
+def rulesdsl_cli(*args: str) -> subprocess.CompletedProcess:
+    return rulesdsl(*args)

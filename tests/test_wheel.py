@@ -28,6 +28,7 @@ def test_wheel_contains_grammar_and_rulesets(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     assert "rulesdsl/grammar/expr.lark" in names
     assert "rulesdsl/rulesets/taicang-zhongxin-wu.yaml" in names
+    assert "rulesdsl/templates/trick.yaml" in names
     assert sum(n.startswith("rulesdsl/rulesets/") and n.endswith(".yaml") for n in names) >= 8
 
 
