@@ -292,7 +292,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", args.name):
         print(f"rulesdsl: {args.name!r} is not a ruleset id; use lower-case letters, digits "
-              "and '-' (e.g. my-hong-wu)", file=sys.stderr)
+              "and '-' (e.g. my-variant)", file=sys.stderr)
         return EXIT_USAGE
     template = (data_dir("templates") / f"{args.family}.yaml").read_text(encoding="utf-8")
     text = template.replace("id: NAME", f"id: {args.name}").replace("en: NAME",
@@ -369,7 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--ruleset", help="the ruleset (default: the one the log names)")
     rp.set_defaults(func=cmd_replay)
     nw = sub.add_parser("new", help="write a commented starting ruleset that validates")
-    nw.add_argument("name", help="the new ruleset's id, e.g. my-hong-wu")
+    nw.add_argument("name", help="the new ruleset's id, e.g. my-variant")
     nw.add_argument("--family", choices=["trick", "shedding", "tiles"], required=True)
     nw.add_argument("-o", "--output", help="file to write (default NAME.yaml)")
     nw.add_argument("--force", action="store_true", help="overwrite an existing file")
