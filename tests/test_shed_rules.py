@@ -26,6 +26,8 @@ from rulesdsl.engine.base import TERMINAL, Action, IllegalAction
 from rulesdsl.model import notation as nt
 from rulesdsl.model.patterns import Reading, beats, readings
 
+from .helpers import assert_illegal
+
 DUIJIA = "wenling-duijia-tong"
 LIUJIA = "wenling-liujia-tong"
 BIAO = "wenling-biao-tong"
@@ -121,20 +123,6 @@ def clean_hands(st, hand: str = "S3 H4"):
     """Give every seat a hand with no jokers and no eight of a kind (no forced bid)."""
     for s in range(st.game.players):
         st.hands[s] = counts(hand)
-
-
-def assert_illegal(st, action, *fragments):
-    """The action raises IllegalAction naming the reason, and the state is untouched."""
-    before = st.to_json()
-    with pytest.raises(IllegalAction) as info:
-        st.apply(action)
-    reason = info.value.reason
-    for fragment in fragments:
-        assert fragment in reason, reason
-    assert st.to_json() == before
-    assert not st.is_legal(action)
-    assert action not in st.legal_actions()
-    assert st.why_illegal(action) == reason
 
 
 def play(st, *actions):

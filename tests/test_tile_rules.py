@@ -21,6 +21,8 @@ import rulesdsl
 from rulesdsl.engine.base import Action, IllegalAction
 from rulesdsl.model import notation as nt
 
+from .helpers import assert_illegal
+
 # ---------------------------------------------------------------- scaffolding
 
 
@@ -96,20 +98,6 @@ def names(st) -> set[str]:
 
 def claims(st) -> set[str]:
     return {a for a in names(st) if a.split()[0] in ("chow", "pung", "kong", "win")}
-
-
-def assert_illegal(st, action, *fragments):
-    """The action raises IllegalAction naming the reason, and the state is untouched."""
-    before = st.to_json()
-    with pytest.raises(IllegalAction) as info:
-        st.apply(action)
-    reason = info.value.reason
-    for fragment in fragments:
-        assert fragment in reason, reason
-    assert st.to_json() == before
-    assert not st.is_legal(action)
-    assert action not in st.legal_actions()
-    assert st.why_illegal(action) == reason
 
 
 # Hands that claim nothing on the honours the others discard and win on nothing.

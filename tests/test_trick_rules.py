@@ -21,6 +21,8 @@ import rulesdsl
 from rulesdsl.engine.base import TERMINAL, Action, IllegalAction
 from rulesdsl.model import notation as nt
 
+from .helpers import assert_illegal
+
 TAICANG = "taicang-zhongxin-wu"
 HUZHOU = "huzhou-hong-wu"
 WENLING = "wenling-hong-wu"
@@ -102,20 +104,6 @@ def deal_position(name, seat, hand, current=None, seed=0):
 
 def declarations(st) -> set[str]:
     return {str(a) for a in st.legal_actions() if a.kind == "declare"}
-
-
-def assert_illegal(st, action, *fragments):
-    """The action raises IllegalAction naming the reason, and the state is untouched."""
-    before = st.to_json()
-    with pytest.raises(IllegalAction) as info:
-        st.apply(action)
-    reason = info.value.reason
-    for fragment in fragments:
-        assert fragment in reason, reason
-    assert st.to_json() == before
-    assert not st.is_legal(action)
-    assert action not in st.legal_actions()
-    assert st.why_illegal(action) == reason
 
 
 def play(st, *plays):
