@@ -294,6 +294,19 @@ class Ruleset:
                 return p
         return None
 
+    def every_card(self) -> list[int]:
+        """Every card or tile in play, one entry per physical copy (what a shuffle deals)."""
+        return [k for k, n in enumerate(self.deck) for _ in range(n)]
+
+    def team_of(self) -> list[int]:
+        """For each seat of the default player count, the index of its team."""
+        out = [0] * self.players
+        for t, seats in enumerate(self.teams):
+            for s in seats:
+                if s < self.players:
+                    out[s] = t
+        return out
+
     def kinds(self) -> list[int]:
         """Card or tile kinds present in the deck."""
         return [k for k, n in enumerate(self.deck) if n]

@@ -40,17 +40,10 @@ class ShedGame:
         self.players = ruleset.players
         self.hand_size = ruleset.deal["hand_size"]
         self.hands_dealt = ruleset.deal.get("hands", self.players)
-        self.team_of = [0] * self.players
-        for t, seats in enumerate(ruleset.teams):
-            for s in seats:
-                if s < self.players:
-                    self.team_of[s] = t
+        self.team_of = ruleset.team_of()
         self.hc = HandContext(ruleset, {})
         self.moves = MoveGenerator(self.hc)
-        deck = []
-        for kind, n in enumerate(ruleset.deck):
-            deck.extend([kind] * n)
-        self.deck = deck
+        self.deck = ruleset.every_card()
 
     def new_game(self, seed: int = 0, hands: int | None = 1) -> ShedState:
         state = ShedState(self)

@@ -43,7 +43,7 @@ class TileGame:
         self.shape = WinShape(win.get("sets", 4), win.get("pairs", 1),
                               frozenset(win.get("set_kinds", ["chow", "pung", "kong"])))
         self.sets_needed = win.get("sets", 4)
-        self.tiles = [k for k, n in enumerate(ruleset.deck) for _ in range(n)]
+        self.tiles = ruleset.every_card()
         self._tables: dict[int, dict[str, list[bool]]] = {}
 
     def tables(self, turned: int) -> dict[str, list[bool]]:

@@ -53,19 +53,13 @@ class TrickGame:
         self.players = ruleset.players
         self.hand_size = ruleset.deal["hand_size"]
         self.kitty_size = ruleset.deal.get("kitty", 0)
-        self.team_of = [0] * self.players
-        for t, seats in enumerate(ruleset.teams):
-            for s in seats:
-                self.team_of[s] = t
+        self.team_of = ruleset.team_of()
         assert ruleset.levels is not None, "trick rulesets declare levels"
         self.ladder: list[int] = ruleset.levels["ladder"]
         self.must_stop = set(ruleset.levels["must_stop"])
         self.start_level = self.ladder.index(ruleset.levels["start"])
         self._contexts: dict[tuple[str, int], HandContext] = {}
-        deck = []
-        for kind, n in enumerate(ruleset.deck):
-            deck.extend([kind] * n)
-        self.deck = deck
+        self.deck = ruleset.every_card()
 
     def context(self, trump: str | None, level: int) -> HandContext:
         key = (trump or "", level)
