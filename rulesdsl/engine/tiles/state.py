@@ -19,8 +19,36 @@ from ..base import Action, EngineState, IllegalAction, restore_state
 from .hand import ScoringHand, TileSet
 
 PASS = Action("pass")
+WIN = Action.of("win")
 SUITED_HONOR = 34  # kinds 0..33 take part in sets; 34.. are flowers
 CLAIM_RANK = {"win": 0, "kong": 1, "pung": 2, "chow": 3}
+_CACHE_LIMIT = 200_000  # entries per memo before it is cleared (bounds memory)
+
+# Action objects are immutable: one shared instance per tile and kind saves building and
+# sorting them on every call (and lets membership tests hit on identity first).
+DISCARD = tuple(Action.of("discard", [k]) for k in range(nt.TILE_KINDS))
+WIN_ON = tuple(Action.of("win", [k]) for k in range(nt.TILE_KINDS))
+CONCEALED_KONG = tuple(Action.of("concealed_kong", [k] * 4) for k in range(nt.TILE_KINDS))
+ADDED_KONG = tuple(Action.of("added_kong", [k]) for k in range(nt.TILE_KINDS))
+KONG = tuple(Action.of("kong", [k] * 3) for k in range(nt.TILE_KINDS))
+PUNG = tuple(Action.of("pung", [k] * 2) for k in range(nt.TILE_KINDS))
+
+
+class HandSpec:
+    """What the turned tile fixes for a hand, as integer tables (built once per turned
+    tile and ruleset): which kinds are wild, which are set aside as bonus tiles."""
+
+    __slots__ = ("wild", "bonus", "wild_kinds", "plain_wild_kinds", "stray_kinds",
+                 "bonus_kinds")
+
+    def __init__(self, wild: list[bool], bonus: list[bool]):
+        self.wild = wild
+        self.bonus = bonus
+        self.wild_kinds = tuple(k for k, w in enumerate(wild) if w)
+        self.plain_wild_kinds = tuple(k for k in self.wild_kinds if k < SUITED_HONOR)
+        # held tiles that are neither wild nor part of a set: they block a win
+        self.stray_kinds = tuple(k for k in range(SUITED_HONOR, nt.TILE_KINDS) if not wild[k])
+        self.bonus_kinds = tuple(k for k, b in enumerate(bonus) if b)
 
 
 class TileGame:
@@ -44,11 +72,15 @@ class TileGame:
                               frozenset(win.get("set_kinds", ["chow", "pung", "kong"])))
         self.sets_needed = win.get("sets", 4)
         self.tiles = ruleset.every_card()
-        self._tables: dict[int, dict[str, list[bool]]] = {}
+        self._specs: dict[int, HandSpec] = {}
+        # Memos of pure functions of their keys (the ruleset is fixed for this game).
+        self._wall_phases: dict[int, str] = {}  # tiles left -> wall phase
+        self._limits: dict[tuple, str | None] = {}  # limit-hand scope -> its name
 
-    def tables(self, turned: int) -> dict[str, list[bool]]:
+    def spec(self, turned: int) -> HandSpec:
         """Per tile kind, for this hand's turned tile: wild? bonus? (evaluated once)."""
-        if turned not in self._tables:
+        spec = self._specs.get(turned)
+        if spec is None:
             values = {**self.ruleset.options, "turned": turned}
             wild = [False] * nt.TILE_KINDS
             bonus = [False] * nt.TILE_KINDS
@@ -56,8 +88,24 @@ class TileGame:
                 env = Env(kind, values)
                 wild[kind] = any(bool(w.select(env)) for w in self.ruleset.wilds)
                 bonus[kind] = bool(self.rules.bonus(env)) if self.rules.bonus else False
-            self._tables[turned] = {"wild": wild, "bonus": bonus}
-        return self._tables[turned]
+            spec = self._specs[turned] = HandSpec(wild, bonus)
+        return spec
+
+    def tables(self, turned: int) -> dict[str, list[bool]]:
+        """Per tile kind, for this hand's turned tile: wild? bonus?"""
+        spec = self.spec(turned)
+        return {"wild": spec.wild, "bonus": spec.bonus}
+
+    def wall_phase(self, tiles_left: int) -> str:
+        phase = self._wall_phases.get(tiles_left)
+        if phase is None:
+            table = self.rules.wall
+            if table is None:
+                phase = "play" if tiles_left > 0 else "exhausted"
+            else:
+                phase = self.ruleset.tables[table].lookup({"tiles_left": tiles_left})["phase"]
+            self._wall_phases[tiles_left] = phase
+        return phase
 
     def new_game(self, seed: int = 0, hands: int | None = 1) -> TileState:
         state = TileState(self)
@@ -113,6 +161,10 @@ class TileState(EngineState):
         self.log: list[dict[str, Any]] = []
         self.results: list[dict[str, Any]] = []
         self.totals: list[float] = []
+        # Not state, only memos (never copied or saved): the claim options of the last
+        # discard per seat, and the legal actions of the current decision.
+        self._claim_memo: tuple[dict[str, int], dict[int, tuple]] | None = None
+        self._actions_memo: tuple[tuple, Any, Any, list[Action]] | None = None
 
     # ------------------------------------------------------------ the API
 
@@ -177,18 +229,14 @@ class TileState(EngineState):
 
     @property
     def wild(self) -> list[bool]:
-        return self.game.tables(self.turned)["wild"]
+        return self.game.spec(self.turned).wild
 
     @property
     def bonus(self) -> list[bool]:
-        return self.game.tables(self.turned)["bonus"]
+        return self.game.spec(self.turned).bonus
 
     def _wall_phase(self) -> str:
-        table = self.game.rules.wall
-        if table is None:
-            return "play" if self.back > self.front else "exhausted"
-        return self.game.ruleset.tables[table].lookup({"tiles_left": self.back - self.front})[
-            "phase"]
+        return self.game.wall_phase(self.back - self.front)
 
     def _seat_wind(self, seat: int) -> int:
         # The dealer is East; seats follow in turn order (南家 is the dealer's next player).
@@ -250,8 +298,9 @@ class TileState(EngineState):
     def _expose_bonus(self, seat: int) -> bool:
         """Set bonus tiles aside, each replaced from the wall's end. True if any was."""
         any_exposed = False
+        kinds = self.game.spec(self.turned).bonus_kinds
         while True:
-            bonus = [k for k, c in enumerate(self.hands[seat]) if c and self.bonus[k]]
+            bonus = [k for k in kinds if self.hands[seat][k]]
             if not bonus or self.back <= self.front:
                 return any_exposed
             for kind in bonus:
@@ -282,21 +331,50 @@ class TileState(EngineState):
         return plain, wilds
 
     def _can_win(self, seat: int, extra: int | None = None) -> bool:
-        counts = list(self.hands[seat])
+        hand = self.hands[seat]
+        spec = self.game.spec(self.turned)
+        if extra is not None and extra >= SUITED_HONOR and not spec.wild[extra]:
+            return False
+        for k in spec.stray_kinds:
+            if hand[k]:
+                return False  # a bonus tile still held blocks a win (「不明出来不能和牌」)
+        wilds = 0
+        for k in spec.wild_kinds:
+            wilds += hand[k]
+        plain = hand[:SUITED_HONOR]
+        for k in spec.plain_wild_kinds:
+            plain[k] = 0
         if extra is not None:
-            counts[extra] += 1
-        plain, wilds = self._split(counts)
-        if any(c for k, c in enumerate(counts) if k >= SUITED_HONOR and not self.wild[k]):
-            return False  # a bonus tile still held blocks a win (「不明出来不能和牌」)
+            if spec.wild[extra]:
+                wilds += 1
+            else:
+                plain[extra] += 1
         if self.game.shape.can_win(plain, wilds, len(self.melds[seat])):
             return True
-        return self._limit_hand(seat, counts) is not None
+        return self._limit_hand_of(seat, wilds) is not None
 
     def _limit_hand(self, seat: int, counts: list[int]) -> str | None:
         """A limit hand (腊子) this hand holds right now, without a complete shape."""
+        return self._limit_hand_of(seat, sum(c for k, c in enumerate(counts)
+                                             if c and self.wild[k]))
+
+    def _limit_hand_of(self, seat: int, wilds: int) -> str | None:
+        """The same, memoised on everything the scope below is built from (the concealed
+        tiles enter it only as the number of wilds)."""
+        key = (self.turned, self._seat_wind(seat), wilds,
+               tuple(tuple(m) for m in self.melds[seat]), tuple(self.flowers[seat]))
+        cache = self.game._limits
+        if key in cache:
+            return cache[key]
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        found = cache[key] = self._eval_limit_hand(seat, wilds)
+        return found
+
+    def _eval_limit_hand(self, seat: int, wilds: int) -> str | None:
         from ...language.typecheck import EvaluationError
 
-        hand = self._scope(seat, counts, winner=False)
+        hand = self._scope(seat, wilds, winner=False)
         values = {**self.game.ruleset.options, "turned": self.turned}
         outer = Env(None, values)  # where the tile definitions are evaluated
         for lh in self.game.ruleset.limit_hands:
@@ -307,14 +385,14 @@ class TileState(EngineState):
                 continue
         return None
 
-    def _scope(self, seat: int, counts: list[int], winner: bool) -> dict[str, Any]:
+    def _scope(self, seat: int, wilds: int, winner: bool) -> dict[str, Any]:
         sets = [{"kind": m[0], "tile": m[1], "concealed": m[2], "wilds": 0, "home_wilds": 0}
                 for m in self.melds[seat]]
         tiles = [t for m in self.melds[seat] for t in TileSet(m[0], m[1]).tiles()]
         first = next((t for t in tiles if t < 27), None)
         return {"winner": winner, "self_drawn": False, "kong_replacement": False,
                 "flower_replacement": False, "robbed_kong": False, "wait": "other",
-                "wilds": sum(c for k, c in enumerate(counts) if c and self.wild[k]),
+                "wilds": wilds,
                 "flowers": len(self.flowers[seat]), "seat_wind": self._seat_wind(seat),
                 "sets": sets, "tiles": tiles, "exposed_flowers": list(self.flowers[seat]),
                 "first_suit": nt.tile_suit(first) if first is not None else None,
@@ -323,6 +401,20 @@ class TileState(EngineState):
     # ------------------------------------------------------------ actions
 
     def _actions(self) -> list[Action]:
+        """The legal actions, memoised between sample_action, _check and _do of one
+        decision: the key changes with every event the engine logs, and with the fields
+        that position the turn (for states set up by hand)."""
+        key = (len(self.log), self.hand_no, self.phase, self.to_act, self.front, self.back,
+               self.source, self.turned)
+        memo = self._actions_memo
+        if (memo is not None and memo[0] == key and memo[1] is self.last_discard
+                and memo[2] is self.hands):
+            return memo[3]
+        actions = self._list_actions()
+        self._actions_memo = (key, self.last_discard, self.hands, actions)
+        return actions
+
+    def _list_actions(self) -> list[Action]:
         if self.phase == "over":
             return []
         seat = self.to_act
@@ -338,47 +430,66 @@ class TileState(EngineState):
 
     def _turn_actions(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
+        spec = self.game.spec(self.turned)
+        bonus, wild = spec.bonus, spec.wild
         out: list[Action] = []
         # 自摸 is winning on a tile you drew yourself: not right after claiming a discard.
         if self.source != "claim" and self._can_win(seat) and not self.wild_discarded[seat]:
-            out.append(Action.of("win"))
+            out.append(WIN)
         for kind, c in enumerate(hand):
-            if c and not self.bonus[kind]:
-                out.append(Action.of("discard", [kind]))
+            if c and not bonus[kind]:
+                out.append(DISCARD[kind])
         if self.back - self.front > 0 and self._wall_phase() != "exhausted":
-            for kind, c in enumerate(hand):
-                if c >= 4 and kind < SUITED_HONOR and not self.wild[kind]:
-                    out.append(Action.of("concealed_kong", [kind] * 4))
+            for kind in range(SUITED_HONOR):
+                if hand[kind] >= 4 and not wild[kind]:
+                    out.append(CONCEALED_KONG[kind])
             for m in self.melds[seat]:
-                if m[0] == "pung" and not m[2] and hand[m[1]] and not self.wild[m[1]]:
-                    out.append(Action.of("added_kong", [m[1]]))
+                if m[0] == "pung" and not m[2] and hand[m[1]] and not wild[m[1]]:
+                    out.append(ADDED_KONG[m[1]])
         return out
 
     def _claim_options(self, seat: int) -> list[Action]:
+        """What `seat` may claim of the last discard. Memoised per discard: while claims
+        are asked nobody's tiles change, and a pass only locks the passer's own pungs
+        (that seat is not asked again for this discard)."""
+        assert self.last_discard is not None
+        memo = self._claim_memo
+        if memo is None or memo[0] is not self.last_discard:
+            memo = self._claim_memo = (self.last_discard, {})
+        locks = tuple(self.pung_locks[seat])
+        hit = memo[1].get(seat)
+        if hit is not None and hit[0] == locks:
+            return hit[1]
+        found = self._compute_claim_options(seat)
+        memo[1][seat] = (locks, found)
+        return found
+
+    def _compute_claim_options(self, seat: int) -> list[Action]:
         assert self.last_discard is not None
         g = self.game
         tile = self.last_discard["tile"]
         discarder = self.last_discard["seat"]
         hand = self.hands[seat]
+        wild = g.spec(self.turned).wild
         out: list[Action] = []
-        if self.wild[tile] and g.rules.discarded_wild == "forfeit":
+        if wild[tile] and g.rules.discarded_wild == "forfeit":
             return out  # 「其它玩家也不能用打出来的“得”使自己的牌和倒」; wilds are not claimed
         if not self.wild_discarded[seat] and self._can_win(seat, tile):
-            out.append(Action.of("win", [tile]))
+            out.append(WIN_ON[tile])
         if tile >= SUITED_HONOR:
             return out
-        usable = hand[tile] if g.rules.claim_with_wilds or not self.wild[tile] else 0
+        usable = hand[tile] if g.rules.claim_with_wilds or not wild[tile] else 0
         if usable >= 3 and self.back - self.front > 0:
-            out.append(Action.of("kong", [tile] * 3))
+            out.append(KONG[tile])
         if usable >= 2 and not (g.rules.pung_pass_lock and tile in self.pung_locks[seat]):
-            out.append(Action.of("pung", [tile] * 2))
+            out.append(PUNG[tile])
         chow_ok = g.rules.chow_from == "anyone" or (
             g.rules.chow_from == "previous_player" and seat == self._next(discarder))
         if chow_ok and tile < 27:
             base = tile - tile % 9
             for lo in range(max(base, tile - 2), min(tile, base + 6) + 1):
                 need = [t for t in (lo, lo + 1, lo + 2) if t != tile]
-                if all(hand[t] and (g.rules.claim_with_wilds or not self.wild[t])
+                if all(hand[t] and (g.rules.claim_with_wilds or not wild[t])
                        for t in need):
                     out.append(Action.of("chow", need))
         return out
