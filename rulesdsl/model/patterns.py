@@ -10,7 +10,9 @@ order instead, with the adjacency and demotion rules of the hand context.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from . import notation as nt
@@ -378,7 +380,7 @@ def _rank_readings(hc: HandContext, cards: list[int]) -> list[Reading]:
                     top = max(naturals, key=lambda k: hc.strength[k])
                     out.append(_make(pd, n, hc.strength[top], None))
                 continue
-            for inst in matcher.instances(pd, n):
+            for inst in _candidates(matcher, pd, n, nat, units):
                 if _fits(inst, nat, units, matcher.allowed):
                     if pd.where is not None and units:
                         stood = [rk for rk, _ in inst.demand if nat[rk] < dict(inst.demand)[rk]]
@@ -409,3 +411,160 @@ def _fits(inst: _Instance, nat: Counter, units: list[int],
         pick = min(choices, key=lambda rk: sum(1 for w in units if rk in allowed[w]))
         remaining[pick] -= 1
     return True
+
+
+# ------------------------------------------------- reading a given play of a parts pattern
+#
+# Reading one play must not walk every instance of a composite (a dou dizhu airplane of
+# 20 cards has ~10^5): the instances the play could fit are drawn from the part options its
+# cards can cover. `_RankMatcher._part_instances` (move generation) stays the reference;
+# these functions yield exactly its instances that could fit, in its order.
+
+
+def _candidates(matcher: _RankMatcher, pd: PatternDef, n: int, nat: Counter,
+                units: list[int]) -> list[_Instance] | Iterator[_Instance]:
+    """A sub-sequence of `matcher.instances(pd, n)` holding every instance these cards fit."""
+    if pd.shape != "parts" or not [p for p in pd.parts if not p.repeat]:
+        return matcher.instances(pd, n)
+    counts: dict[tuple, int] = matcher.hc.__dict__.setdefault("_part_walk_sizes", {})
+    key = (pd.name, id(pd), n)
+    if key not in counts:
+        counts[key] = _part_walk_size(matcher, pd, n)
+    if counts[key] > MAX_PART_COMBINATIONS:
+        return matcher.instances(pd, n)  # the reference walk stops early: keep its answer
+    return _fitting_part_instances(matcher, pd, n, nat, units)
+
+
+def _part_options(matcher: _RankMatcher, part: PatternDef, n: int) -> list[_Instance]:
+    options: list[_Instance] = []
+    for size in range(1, n + 1):
+        options.extend(matcher.instances(part, size))
+    return options
+
+
+def _key_index(pd: PatternDef, fixed: list[PatternDef]) -> int:
+    return fixed.index(pd.parts[pd.key]) if not pd.parts[pd.key].repeat else 0
+
+
+def _part_walk_size(matcher: _RankMatcher, pd: PatternDef, n: int) -> int:
+    """How many combinations `_part_instances(pd, n)` counts against MAX_PART_COMBINATIONS,
+    computed from the sizes of the part options (no enumeration)."""
+    fixed = [p for p in pd.parts if not p.repeat]
+    key_index = _key_index(pd, fixed)
+    rep_options = [_part_options(matcher, p, n) for p in pd.parts if p.repeat]
+    rep_lo = sum(min((o.size for o in opts), default=n + 1) for opts in rep_options)
+    rep_hi = sum(max((o.size for o in opts), default=0) for opts in rep_options)
+    combos: Counter = Counter({(0, 0): 1})  # (cards, key run steps) -> combinations
+    for i, part in enumerate(fixed):
+        shapes = Counter((o.size, o.length if i == key_index else 0)
+                         for o in _part_options(matcher, part, n))
+        step: Counter = Counter()
+        for (base, steps), ways in combos.items():
+            for (size, length), m in shapes.items():
+                if base + size <= n:  # sizes are positive: a larger base is skipped
+                    step[base + size, steps + length] += ways * m
+        combos = step
+    total = 0
+    for (base, steps), ways in combos.items():
+        if not rep_options:
+            total += ways
+        elif steps and steps * rep_lo <= n - base <= steps * rep_hi:
+            total += ways * _multiset_ways(rep_options, steps, n - base)
+    return total
+
+
+def _multiset_ways(rep_options: list[list[_Instance]], steps: int, cards: int) -> int:
+    """Picks of `steps` options (with repetition) per repeating part totalling `cards`."""
+    totals: Counter = Counter({0: 1})
+    for opts in rep_options:
+        picks: Counter = Counter({(0, 0): 1})  # (options taken, cards) -> multisets
+        for size, m in Counter(o.size for o in opts).items():
+            grown: Counter = Counter()
+            for (taken, held), ways in picks.items():
+                for j in range(steps - taken + 1):
+                    if held + j * size > cards:
+                        break
+                    grown[taken + j, held + j * size] += ways * math.comb(m + j - 1, j)
+            picks = grown
+        convolved: Counter = Counter()
+        for a, wa in totals.items():
+            for (taken, held), wb in picks.items():
+                if taken == steps and a + held <= cards:
+                    convolved[a + held] += wa * wb
+        totals = convolved
+    return totals[cards]
+
+
+def _fitting_part_instances(matcher: _RankMatcher, pd: PatternDef, n: int, nat: Counter,
+                            units: list[int]) -> Iterator[_Instance]:
+    """`_part_instances(pd, n)` (then the composite's `where`) over only the part options
+    these cards can cover: same checks, same order, no combination cap (the caller checked
+    that the reference walk is not cut short)."""
+    cover: Counter = Counter()  # rank -> how many of the wild units may stand for it
+    for w in units:
+        cover.update(matcher.allowed[w])
+
+    def coverable(inst: _Instance) -> bool:
+        # A part of a fitting instance holds no more of a rank than the naturals and the
+        # wilds that may stand for it, and needs no more wilds than there are.
+        spare = len(units)
+        for rank, cnt in inst.demand:
+            short = cnt - nat.get(rank, 0)
+            if short > 0:
+                spare -= short
+                if short > cover[rank] or spare < 0:
+                    return False
+        return True
+
+    fixed = [p for p in pd.parts if not p.repeat]
+    repeating = [p for p in pd.parts if p.repeat]
+    key_index = _key_index(pd, fixed)
+    per_part = [[o for o in _part_options(matcher, p, n) if coverable(o)] for p in fixed]
+    rep_options = [[o for o in _part_options(matcher, p, n) if coverable(o)]
+                   for p in repeating]
+    rep_lo = sum(min((o.size for o in opts), default=n + 1) for opts in rep_options)
+    rep_hi = sum(max((o.size for o in opts), default=0) for opts in rep_options)
+    for combo in itertools.product(*per_part):
+        base_size = sum(c.size for c in combo)
+        if base_size > n:
+            continue
+        steps = combo[key_index].length
+        extras: list[tuple[_Instance, ...]] = [()]
+        if repeating:
+            if not steps or not steps * rep_lo <= n - base_size <= steps * rep_hi:
+                continue
+            extras = []
+            choices = [itertools.combinations_with_replacement(opts, steps)
+                       for opts in rep_options]
+            for pick in itertools.product(*choices):
+                flat = tuple(x for group in pick for x in group)
+                if base_size + sum(x.size for x in flat) == n:
+                    extras.append(flat)
+        for extra in extras:
+            parts = list(combo) + list(extra)
+            if sum(c.size for c in parts) != n:
+                continue
+            if pd.same_length:
+                lengths = {c.length for c in combo if c.length}
+                if len(lengths) > 1:
+                    continue
+            if not _distinct_ok(pd.distinct, parts, combo[key_index]):
+                continue
+            lead = combo[key_index]
+            if pd.bomb_free and matcher.holds_bomb(
+                    parts[:key_index] + parts[key_index + 1:], n - lead.size):
+                continue
+            demand: Counter = Counter()
+            for c in parts:
+                for rank, cnt in c.demand:
+                    demand[rank] += cnt
+            if pd.maximal:
+                run = pd.parts[pd.key].run
+                assert run is not None
+                if any(demand[rank] >= run.group for rank in lead.beyond):
+                    continue  # another part would lengthen the key run
+            if pd.where is not None and not all(matcher.rank_allowed(pd, r) for r in demand):
+                continue
+            key = matcher.order_key(lead.top, pd.by) if pd.by else lead.key
+            yield _Instance(tuple(sorted(demand.items())), n, key, lead.length,
+                            frozenset(demand), lead.top)
