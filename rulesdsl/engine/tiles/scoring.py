@@ -592,7 +592,57 @@ def _cap(ruleset: Ruleset, formula: str | None) -> Any:
     raise RulesdslError(f"{ruleset.id}: a limit hand needs the cap; set scoring.limit")
 
 
+# Hand-scope names whose value depends on the reading; every other name an expression
+# can see (the player's flags, held wilds, flowers, seat wind, options, context) is the
+# same for all readings of one hand.
+_READING_NAMES = frozenset({"sets", "tiles", "wait", "first_suit"})
+_WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+_PLANS: dict[int, tuple[Ruleset, dict[str, tuple[bool, bool]]]] = {}
+
+
+def _source_names(text: Any, defines: dict[str, Any], seen: set[str]) -> set[str]:
+    """The identifiers in an expression's source, through the defines it uses."""
+    names = set(_WORD.findall(str(text)))
+    for name in list(names):
+        if name in defines and name not in seen:
+            seen.add(name)
+            names |= _source_names(defines[name], defines, seen)
+    return names
+
+
+def _plan(ruleset: Ruleset) -> dict[str, tuple[bool, bool]]:
+    """Per item or limit hand name: (its `when` is the same for every reading, its
+    `where` depends only on the set or tile it is evaluated on). Read off the source
+    text; anything not found there counts as depending on the reading."""
+    hit = _PLANS.get(id(ruleset))
+    if hit is not None and hit[0] is ruleset:
+        return hit[1]
+    doc = ruleset.resolved
+    defines = doc.get("define") or {}
+    sources = list((doc.get("scoring") or {}).get("items") or [])
+    sources += list((doc.get("win") or {}).get("limit_hands") or [])
+    plan: dict[str, tuple[bool, bool]] = {}
+    for src in sources:
+        if not isinstance(src, dict) or "name" not in src:
+            continue
+
+        def fixed(key: str, src: dict = src) -> bool:
+            return not (_source_names(src.get(key, ""), defines, set()) & _READING_NAMES)
+
+        fixed_where = fixed("where") and src.get("zone") not in ("tiles",)
+        entry = (fixed("when"), fixed_where)
+        # a name given twice: keep the stricter reading
+        old = plan.get(src["name"], entry)
+        plan[src["name"]] = (old[0] and entry[0], old[1] and entry[1])
+    _PLANS[id(ruleset)] = (ruleset, plan)
+    return plan
+
+
 class _Scorer:
+    """Evaluates readings of one hand. What cannot change between readings (an item's
+    `when` that reads no set, a count over held tiles or flowers, a set's `where`) is
+    evaluated once per hand, or once per distinct set, and reused."""
+
     def __init__(self, ruleset: Ruleset, hand: ScoringHand, values: dict[str, Any],
                  role: str, wilds: _Wilds):
         self.ruleset = ruleset
@@ -603,6 +653,42 @@ class _Scorer:
         self.limit_hands = [lh for lh in ruleset.limit_hands if role in lh.for_]
         self.formula = ruleset.totals.get(role)
         self.wilds = wilds
+        plan = _plan(ruleset)
+        self._fixed = [plan.get(i.name, (False, False)) for i in self.items]
+        self._fixed_limits = [plan.get(lh.name, (False, False))[0] for lh in self.limit_hands]
+        self._memo: dict[tuple[bool, str, int], Any] = {}  # (winner, what, index) -> value
+        self._set_rows: dict[tuple, list[Any]] = {}  # per distinct set: where results
+
+    def _once(self, key: tuple[bool, str, int], fn: Any, env: Env) -> Any:
+        memo = self._memo
+        if key in memo:
+            return memo[key]
+        value = memo[key] = fn(env)
+        return value
+
+    def _rows(self, sets: list[TileSet], winner: bool) -> list[list[Any]]:
+        """Per set of this reading, its row of memoised `where` results (None: not yet
+        evaluated), shared by every reading holding an equal set."""
+        rows = self._set_rows
+        out = []
+        for ts in sets:
+            key = (winner, ts.kind, ts.tile, ts.concealed, ts.wilds, ts.home_wilds)
+            row = rows.get(key)
+            if row is None:
+                row = rows[key] = [None] * len(self.items)
+            out.append(row)
+        return out
+
+    def _count_sets(self, j: int, item: Any, rows: list[list[Any]], scopes: list[dict],
+                    hand_env: Env) -> int:
+        """How many sets satisfy item j's `where` (set-local): one evaluation per set."""
+        count = 0
+        for row, sc in zip(rows, scopes):
+            hit = row[j]
+            if hit is None:
+                hit = row[j] = bool(item.where(Env(sc, self.values, hand_env)))
+            count += hit
+        return count
 
     def evaluate(self, dec: Decomposition | None, wait: str | None, held: list[int],
                  winner: bool) -> tuple[list[ItemScore], list[str], dict[str, Any]]:
@@ -610,6 +696,7 @@ class _Scorer:
         sets = list(h.melds) + list(dec.sets if dec is not None else ())
         tiles = [t for s in sets for t in s.tiles()]
         first = next((t for t in tiles if t < 27), None)
+        set_scopes = [s.as_scope() for s in sets]
         scope: dict[str, Any] = {
             "winner": winner,
             "self_drawn": h.self_drawn and winner,
@@ -621,7 +708,7 @@ class _Scorer:
             "flowers": len(h.exposed_flowers),
             "seat_wind": h.seat_wind,
             "win_tile": h.win_tile if winner else None,
-            "sets": [s.as_scope() for s in sets],
+            "sets": set_scopes,
             "tiles": tiles,
             "exposed_flowers": list(h.exposed_flowers),
             "first_suit": nt.tile_suit(first) if first is not None else None,
@@ -632,17 +719,34 @@ class _Scorer:
                  "exposed_flowers": list(h.exposed_flowers)}
         out: list[ItemScore] = []
         limits: list[str] = []
-        for item in self.items:
+        rows: list[list[Any]] | None = None
+        for j, item in enumerate(self.items):
+            fixed_when, fixed_where = self._fixed[j]
             try:
-                if item.when is not None and not item.when(hand_env):
-                    continue
+                if item.when is not None:
+                    holds = (self._once((winner, "when", j), item.when, hand_env) if fixed_when
+                             else item.when(hand_env))
+                    if not holds:
+                        continue
                 if item.each == "set":
                     assert item.where is not None
-                    count = sum(1 for s in scope["sets"] if item.where(Env(s, values, hand_env)))
+                    if fixed_where:
+                        if rows is None:
+                            rows = self._rows(sets, winner)
+                        count = self._count_sets(j, item, rows, set_scopes, hand_env)
+                    else:
+                        count = sum(1 for s in set_scopes
+                                    if item.where(Env(s, values, hand_env)))
                 elif item.each == "tile":
                     assert item.where is not None
                     zone = zones.get(item.zone or "hand", held)
-                    count = sum(1 for t in zone if item.where(Env(t, values, hand_env)))
+                    where = item.where
+                    if fixed_where:
+                        count = self._once((winner, "tiles", j), lambda env, z=zone, w=where:
+                                           sum(1 for t in z if w(Env(t, values, env))),
+                                           hand_env)
+                    else:
+                        count = sum(1 for t in zone if where(Env(t, values, hand_env)))
                 else:
                     count = 1
             except (EvaluationError, KeyError, TypeError) as exc:
@@ -654,9 +758,11 @@ class _Scorer:
                 limits.append(item.name)
             value = item.points if item.kind == "base" else item.fan
             out.append(ItemScore(item.name, item.kind, count, value))
-        for lh in self.limit_hands:
+        for j, lh in enumerate(self.limit_hands):
             try:
-                if lh.when(hand_env):
+                holds = (self._once((winner, "limit", j), lh.when, hand_env)
+                         if self._fixed_limits[j] else lh.when(hand_env))
+                if holds:
                     limits.append(lh.name)
             except (EvaluationError, KeyError, TypeError) as exc:
                 raise RulesdslError(f"limit hand {lh.name!r} could not be evaluated: "
