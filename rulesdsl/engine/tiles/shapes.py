@@ -179,10 +179,24 @@ class WinShape:
         """Do the concealed `counts` plus `wilds` wild tiles make (sets − melds) sets and the
         pairs exactly? The tile count must match the shape's size exactly."""
         left = self.sets - melds
-        if (left < 0 or wilds < 0
-                or sum(counts[:KINDS]) + wilds != 3 * left + 2 * self.pairs):
+        tiles = sum(counts) if len(counts) <= KINDS else sum(counts[:KINDS])
+        if left < 0 or wilds < 0 or tiles + wilds != 3 * left + 2 * self.pairs:
             return False
-        need = self._min_wilds(counts, self.pairs)
+        if self.pairs == 1:
+            # The common shape, inlined: four table rows, the pair in the cheapest group.
+            suits = self._suits
+            key = tuple(counts[0:9])
+            a = suits.get(key) or self._row(key, False)
+            key = tuple(counts[9:18])
+            b = suits.get(key) or self._row(key, False)
+            key = tuple(counts[18:27])
+            c = suits.get(key) or self._row(key, False)
+            key = tuple(counts[27:34])
+            d = self._honors.get(key) or self._row(key, True)
+            a0, b0, c0, d0 = a[0], b[0], c[0], d[0]
+            need = a0 + b0 + c0 + d0 + min(a[1] - a0, b[1] - b0, c[1] - c0, d[1] - d0)
+        else:
+            need = self._min_wilds(counts, self.pairs)
         if need > wilds:
             return False
         return need == wilds or self._chow or self._pung
