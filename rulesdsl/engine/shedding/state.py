@@ -20,7 +20,7 @@ from ...model.hand import HandContext
 from ...model.patterns import Reading, beats, readings
 from ...model.ruleset import Ruleset
 from ..base import Action, EngineState, IllegalAction, restore_state
-from .moves import MoveGenerator
+from .moves import Entry, HandPlays, MoveGenerator
 
 PASS = Action("pass")
 SUIT_ORDER = {s: i for i, s in enumerate(nt.SUITS)}
@@ -44,6 +44,20 @@ class ShedGame:
         self.hc = HandContext(ruleset, {})
         self.moves = MoveGenerator(self.hc)
         self.deck = ruleset.every_card()
+        # Each rank's card kinds in the order S H D C (which suits a listed play shows).
+        self.kinds_of_rank: dict[int, list[int]] = {}
+        for kind in sorted(ruleset.kinds(), key=lambda k: SUIT_ORDER.get(nt.card_suit(k) or "", 9)):
+            self.kinds_of_rank.setdefault(nt.card_rank(kind), []).append(kind)
+        self._texts: dict[tuple[int, ...], str] = {}
+
+    def text(self, cards: tuple[int, ...]) -> str:
+        """nt.format_cards, remembered: the same few plays are written again and again."""
+        out = self._texts.get(cards)
+        if out is None:
+            if len(self._texts) > 50_000:
+                self._texts.clear()
+            out = self._texts[cards] = nt.format_cards(cards)
+        return out
 
     def new_game(self, seed: int = 0, hands: int | None = 1) -> ShedState:
         state = ShedState(self)
@@ -97,10 +111,17 @@ class ShedState(EngineState):
         return list(self.totals)
 
     def sample_action(self, rng: random.Random) -> Action:
-        actions = self._actions()
-        if not actions:
-            raise IllegalAction("the game is over")
-        return actions[rng.randrange(len(actions))]
+        # The same draw as _actions()[rng.randrange(len(_actions()))], without listing.
+        if self.phase != "play":
+            actions = self._actions()
+            if not actions:
+                raise IllegalAction("the game is over")
+            return actions[rng.randrange(len(actions))]
+        hand, hp, chosen = self._plays_here()
+        if chosen is None:
+            return self._action(hand, hp.entries[rng.randrange(len(hp.entries))])
+        i = rng.randrange(len(chosen) + 1)
+        return PASS if i == 0 else self._action(hand, hp.entries[chosen[i - 1]])
 
     def observation(self, player: int) -> dict[str, Any]:
         g = self.game
@@ -230,6 +251,10 @@ class ShedState(EngineState):
             if self.hands[seat][kind] < n:
                 raise IllegalAction(f"you hold {self.hands[seat][kind]} × "
                                     f"{nt.format_card(kind)}, not {n}")
+        known = self._known_reading(seat, act)
+        if known is not None:
+            return known
+        # Not one of the listed plays: read the cards, for the exact reason.
         rs = readings(self.game.hc, list(act.cards))
         if not rs:
             raise IllegalAction(f"{nt.format_cards(act.cards)} is not a pattern of this game")
@@ -252,6 +277,30 @@ class ShedState(EngineState):
                                     f"{self.last['cards']} ({self.last['pattern']})")
             best = max(winners, key=lambda r: r.key)
         return best
+
+    def _known_reading(self, seat: int, act: Action) -> Reading | None:
+        """The reading of a held play found among the hand's listed plays (what the full
+        check would return), or None when it is not listed here."""
+        g = self.game
+        hp = g.moves.hand_plays(self.hands[seat])
+        rank_of = g.moves.rank_of
+        rs = hp.plays.get(tuple(sorted(rank_of[k] for k in act.cards)))
+        if not rs:
+            return None
+        if act.pattern is None:
+            if len(rs) > 1:
+                return None  # must name one
+            reading = rs[0]
+        else:
+            reading = next((r for r in rs if r.pattern == act.pattern), None)
+            if reading is None:
+                return None
+        if self.last is not None and self.last["seat"] != seat:
+            prev = self._reading_of_last()
+            assert prev is not None
+            if not beats(g.hc, reading, prev):
+                return None
+        return reading
 
     # ------------------------------------------------------------ the auction
 
@@ -347,42 +396,57 @@ class ShedState(EngineState):
             return []
         seat = self.to_act
         assert seat is not None
-        g = self.game
         if self.phase == "auction":
             return self._auction_actions(seat)
+        hand, hp, chosen = self._plays_here()
+        if chosen is None:
+            return [self._action(hand, e) for e in hp.entries]
+        return [PASS] + [self._action(hand, hp.entries[i]) for i in chosen]
+
+    def _plays_here(self) -> tuple[list[int], HandPlays, list[int] | None]:
+        """In the play phase: the hand to act, its lead plays, and when following, the
+        indexes of the plays that beat the last one (pass comes first, then these)."""
+        seat = self.to_act
+        assert seat is not None
+        g = self.game
         hand = self.hands[seat]
-        following = self.last is not None and self.last["seat"] != seat
-        plays = g.moves.plays(hand, self._reading_of_last() if following else None)
-        out: list[Action] = [PASS] if following else []
-        for play in sorted(plays):
-            cards = self._pick(hand, play)
-            names = sorted({r.pattern for r in plays[play]})
-            all_names = sorted({r.pattern for r in readings(g.hc, cards)})
-            if len(all_names) > 1:
-                out.extend(Action("play", tuple(sorted(cards)), name) for name in names)
-            else:
-                out.append(Action("play", tuple(sorted(cards))))
-        return out
+        hp = g.moves.hand_plays(hand)
+        if self.last is None or self.last["seat"] == seat:
+            return hand, hp, None
+        prev = self._reading_of_last()
+        assert prev is not None
+        return hand, hp, hp.beating(g.hc, prev)
+
+    def _action(self, hand: list[int], entry: Entry) -> Action:
+        return Action("play", tuple(sorted(self._pick(hand, entry.play))), entry.name)
 
     def _iter_actions(self) -> Iterator[Action]:
         return iter(self._actions())
 
     def _count_actions(self) -> int:
-        return len(self._actions())
+        if self.phase != "play":
+            return len(self._actions())
+        _, hp, chosen = self._plays_here()
+        return len(hp.entries) if chosen is None else len(chosen) + 1
 
     def _pick(self, hand: list[int], play: tuple[int, ...]) -> list[int]:
         """Actual cards for a rank multiset: suits in the order S H D C."""
-        need = Counter(play)
         cards: list[int] = []
-        for rank, n in need.items():
-            kinds = sorted((k for k, c in enumerate(hand) if c and nt.card_rank(k) == rank),
-                           key=lambda k: SUIT_ORDER.get(nt.card_suit(k) or "", 9))
-            for k in kinds:
+        kinds_of_rank = self.game.kinds_of_rank
+        i = 0
+        while i < len(play):
+            rank = play[i]
+            n = 1
+            while i + n < len(play) and play[i + n] == rank:
+                n += 1
+            i += n
+            for k in kinds_of_rank[rank]:
                 take = min(n, hand[k])
-                cards.extend([k] * take)
-                n -= take
-                if not n:
-                    break
+                if take:
+                    cards.extend([k] * take)
+                    n -= take
+                    if not n:
+                        break
         return cards
 
     # ------------------------------------------------------------ applying
@@ -399,16 +463,19 @@ class ShedState(EngineState):
             self._after_pass(seat)
             return
         assert reading is not None
+        hand = self.hands[seat]
+        before = list(hand)
         for kind in act.cards:
-            self.hands[seat][kind] -= 1
+            hand[kind] -= 1
+        self.game.moves.after_play(before, hand)
         self.round_points += sum(self.game.hc.points[k] for k in act.cards)
-        self.last = {"seat": seat, "cards": nt.format_cards(act.cards),
+        text = self.game.text(act.cards)
+        self.last = {"seat": seat, "cards": text,
                      "pattern": reading.pattern, "size": reading.size, "key": reading.key,
                      "bomb": reading.bomb, "bomb_size": reading.bomb_size,
                      "exclusive": reading.exclusive}
         self.passes = 0
-        self._event(type="play", seat=seat, cards=nt.format_cards(act.cards),
-                    pattern=reading.pattern)
+        self._event(type="play", seat=seat, cards=text, pattern=reading.pattern)
         if not sum(self.hands[seat]):
             self.out.append(seat)
             self._event(type="out", seat=seat, place=len(self.out))
