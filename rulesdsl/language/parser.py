@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
+from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -26,13 +28,35 @@ class ExpressionSyntaxError(RulesdslError):
         self.expected = expected
 
 
+def _cache_dir() -> Path | None:
+    """A per-user folder for the analysed grammar, or None when there is none to write.
+
+    Never the package folder: an installed wheel may be read-only and shared."""
+    base = os.environ.get("RULESDSL_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "rulesdsl")
+    if base == "off":
+        return None
+    try:
+        os.makedirs(base, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return Path(base) if os.access(base, os.W_OK | os.X_OK) else None
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    # Analysing the grammar costs ~0.1 s per process; Lark can pickle the result. The
+    # cache file is keyed by Lark on the grammar text, the options and its own version, so
+    # a stale or corrupt file is rebuilt (and failing to read or write it only costs time).
+    folder = _cache_dir()
+    cache: str | bool = str(folder / "expr-grammar.lark-cache") if folder else False
     return Lark(
         grammar_path().read_text(encoding="utf-8"),
         parser="lalr",
         maybe_placeholders=True,
         propagate_positions=True,
+        cache=cache,
     )
 
 

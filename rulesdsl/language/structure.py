@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Problem, did_you_mean
+from .quickcheck import is_valid
 from .yamlio import Document
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 _TYPE_WORDS = {
     "string": "a string",
@@ -46,8 +47,12 @@ def _type_words(types: Any) -> str:
 
 def check_structure(doc: Document, schema: dict[str, Any],
                     data: Any | None = None) -> list[Problem]:
-    validator = Draft202012Validator(schema)
     target = doc.data if data is None else data
+    if is_valid(schema, target):
+        return []  # the common case, decided without importing jsonschema
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(schema)
     problems: list[Problem] = []
     seen: set[tuple] = set()
     for error in validator.iter_errors(target):

@@ -415,7 +415,7 @@ def _fits(inst: _Instance, nat: Counter, units: list[int],
 
 # ------------------------------------------------- reading a given play of a parts pattern
 #
-# Reading one play must not walk every instance of a composite (a dou dizhu airplane of
+# Reading one play must not walk every instance of a composite (an airplane of
 # 20 cards has ~10^5): the instances the play could fit are drawn from the part options its
 # cards can cover. `_RankMatcher._part_instances` (move generation) stays the reference;
 # these functions yield exactly its instances that could fit, in its order.
