@@ -29,7 +29,6 @@ from ...model.hand import HandContext
 from ...model.patterns import (
     MAX_PART_COMBINATIONS,
     Reading,
-    _distinct_ok,
     _fits,
     _Instance,
     _make,
@@ -41,6 +40,8 @@ from ...model.ruleset import PatternDef
 
 Play = tuple[int, ...]  # sorted rank keys
 FIELD = 16  # bits per rank in a packed count vector; counts stay far below 2**15
+FIELD_MASK = (1 << FIELD) - 1
+Option = tuple[int, int, _Instance]  # packed demand, rank mask, instance
 CACHE_LIMIT = 20_000  # hands kept per game before the cache starts afresh
 
 
@@ -57,36 +58,45 @@ class Entry:
 class HandPlays:
     """The lead plays of one rank-count vector, indexed for following."""
 
-    def __init__(self, plays: dict[Play, list[Reading]], entries: list[Entry]):
-        self.plays = plays
+    def __init__(self, entries: list[Entry], plays: dict[Play, list[Reading]] | None = None):
         self.entries = entries  # sorted by (play, name): the order of legal_actions()
+        self._plays = plays
         # Non-bomb entries by (pattern, size); every bomb entry. Indexes into entries.
-        self.shapes: dict[tuple[str, int], list[int]] = {}
-        self.bombs: list[int] = []
-        for i, e in enumerate(entries):
-            if e.reading.bomb:
-                self.bombs.append(i)
-            else:
-                self.shapes.setdefault((e.reading.pattern, e.reading.size), []).append(i)
+        self._shapes: dict[tuple[str, int], list[int]] | None = None
+        self._bombs: list[int] = []
+
+    @property
+    def plays(self) -> dict[Play, list[Reading]]:
+        """Each play's readings (one per pattern, sorted by name)."""
+        if self._plays is None:
+            plays: dict[Play, list[Reading]] = {}
+            for e in self.entries:
+                plays.setdefault(e.play, []).append(e.reading)
+            self._plays = plays
+        return self._plays
 
     def beating(self, hc: HandContext, after: Reading) -> list[int]:
         """Indexes (ascending) of the entries whose reading beats `after`."""
         rs = self.entries
+        if self._shapes is None:
+            self._shapes = {}
+            for i, e in enumerate(rs):
+                if e.reading.bomb:
+                    self._bombs.append(i)
+                else:
+                    self._shapes.setdefault((e.reading.pattern, e.reading.size), []).append(i)
+        bombs = self._bombs
         if after.bomb:
-            found = [i for i in self.bombs if beats(hc, rs[i].reading, after)]
-        else:
-            key = after.key
-            same = [i for i in self.shapes.get((after.pattern, after.size), ())
-                    if rs[i].reading.key > key]
-            found = sorted(same + self.bombs) if self.bombs else same
-        return found
+            return [i for i in bombs if beats(hc, rs[i].reading, after)]
+        key = after.key
+        same = [i for i in self._shapes.get((after.pattern, after.size), ())
+                if rs[i].reading.key > key]
+        return sorted(same + bombs) if bombs else same
 
     def pruned(self, packed: int, guard: int) -> HandPlays:
         """The plays a smaller hand (packed counts) still holds."""
         cg = packed | guard
-        entries = [e for e in self.entries if (cg - e.packed) & guard == guard]
-        plays = {e.play: self.plays[e.play] for e in entries}
-        return HandPlays(plays, entries)
+        return HandPlays([e for e in self.entries if (cg - e.packed) & guard == guard])
 
 
 @dataclass
@@ -117,11 +127,18 @@ class MoveGenerator:
         # Rank keys in play, their packed-field positions, and each kind's rank.
         self.ranks = sorted(set(matcher.all_ranks) | {nt.card_rank(k) for k in r.kinds()})
         self.shift = {rank: FIELD * i for i, rank in enumerate(self.ranks)}
+        self._shifts = list(self.shift.items())
+        self.bit = {rank: 1 << i for i, rank in enumerate(self.ranks)}
         self.guard = sum(1 << (FIELD * i + FIELD - 1) for i in range(len(self.ranks)))
         self.rank_of: list[int] = [nt.card_rank(k) for k in range(len(r.deck))]
         self._flat: dict[int, tuple[int, list[tuple[int, _Instance]]]] = {}
         self._bomb_packed: list[int] | None = None
         self._capped: dict[tuple[int, int], set[tuple[tuple[int, int], ...]] | None] = {}
+        self._any_cap: dict[int, bool] = {}
+        self._allowed: dict[int, int] = {}
+        self._beyond_shifts: dict[int, list[int]] = {}
+        self._made: dict[tuple[int, int, float], Reading] = {}
+        self._play_of: dict[int, Play] = {}  # packed demand -> sorted rank keys
         self._by_kinds: dict[tuple[int, ...], HandPlays] = {}
         self._by_ranks: dict[tuple[tuple[int, int], ...], HandPlays] = {}
 
@@ -208,28 +225,58 @@ class MoveGenerator:
 
     def _lead_plays(self, ranks: Counter) -> HandPlays:
         held = self._held(ranks)
-        found: dict[Play, dict[tuple[str, bool], Reading]] = {}
+        found: dict[int, dict[str, Reading]] = {}  # packed play -> pattern -> best reading
         for pd in self.hc.ruleset.patterns:
-            for play, reading in self._pattern_plays(pd, held):
-                slot = found.setdefault(play, {})
-                key = (reading.pattern, reading.bomb)
-                if key not in slot or reading.key > slot[key].key:
-                    slot[key] = reading
+            for packed, reading in self._pattern_plays(pd, held):
+                slot = found.get(packed)
+                if slot is None:
+                    found[packed] = {reading.pattern: reading}
+                    continue
+                old = slot.get(reading.pattern)
+                if old is None or reading.key > old.key:
+                    slot[reading.pattern] = reading
+        play_of = self._play
         plays: dict[Play, list[Reading]] = {}
         entries: list[Entry] = []
-        for play in sorted(found):
-            rs = list(found[play].values())
+        for packed in sorted(found, key=play_of):
+            play = play_of(packed)
+            rs = list(found[packed].values())
+            if len(rs) == 1:
+                plays[play] = rs
+                entries.append(Entry(play, None, rs[0], packed))
+                continue
             if any(x.exclusive for x in rs):
                 rs = [x for x in rs if x.exclusive]
             rs.sort(key=lambda x: x.pattern)
             plays[play] = rs
-            packed = self.pack(Counter(play).items())
             # A play with several readings is one action per reading, named.
             for x in rs:
                 entries.append(Entry(play, x.pattern if len(rs) > 1 else None, x, packed))
-        return HandPlays(plays, entries)
+        return HandPlays(entries, plays)
 
-    def _pattern_plays(self, pd: PatternDef, held: _Held) -> Iterator[tuple[Play, Reading]]:
+    def _play(self, packed: int) -> Play:
+        """The sorted rank keys of a packed demand."""
+        play = self._play_of.get(packed)
+        if play is None:
+            play = self._play_of[packed] = tuple(
+                r for r, sh in self._shifts for _ in range((packed >> sh) & FIELD_MASK))
+        return play
+
+    def _packed_play(self, play: Play) -> int:
+        packed = self.pack(Counter(play).items())
+        self._play_of.setdefault(packed, play)
+        return packed
+
+    def _reading(self, pd: PatternDef, size: int, key: float) -> Reading:
+        """_make, shared: readings are immutable and the same ones recur in every hand."""
+        k = (id(pd), size, key)
+        r = self._made.get(k)
+        if r is None:
+            r = self._made[k] = _make(pd, size, key)
+        return r
+
+    def _pattern_plays(self, pd: PatternDef, held: _Held) -> Iterator[tuple[int, Reading]]:
+        """(packed play, reading) for every play of one pattern the hand holds."""
         ranks = held.ranks
         if pd.shape == "cards":
             if pd.cards is None:
@@ -245,45 +292,67 @@ class MoveGenerator:
                 need[nt.card_rank(kind)] += c
             if all(ranks.get(r, 0) >= c for r, c in need.items()):
                 top = max(pd.cards, key=lambda k: self.hc.strength[k])
-                yield tuple(sorted(need.elements())), _make(pd, n, self.hc.strength[top])
+                yield (self._packed_play(tuple(sorted(need.elements()))),
+                       self._reading(pd, n, self.hc.strength[top]))
             return
         if pd.shape == "parts":
-            candidates: Iterator[_Instance] = self._composites(pd, held)
+            found = self._composites(pd, held)
+            if not held.joker_total and not self._has_cap(pd):
+                # No wild card in hand: a demand is played exactly as it is.
+                for packed, lead, size in found:
+                    yield packed, self._reading(pd, size, self._composite_key(pd, lead))
+                return
+            candidates: list[_Instance] = []
+            for packed, lead, size in found:
+                inst = self._composite_instance(pd, packed, lead, size)
+                if inst is not None:
+                    candidates.append(inst)
+        elif not held.joker_total:
+            for packed, _, inst in self._held_options(pd, held):
+                yield packed, self._reading(pd, inst.size, inst.key)
+            return
         else:
-            candidates = (inst for _, inst in self._held_options(pd, held))
+            candidates = [inst for _, _, inst in self._held_options(pd, held)]
         if not held.joker_total:
-            # No wild card in hand: a demand is played exactly as it is.
             for inst in candidates:
-                play = tuple(r for r, c in inst.demand for _ in range(c))
-                yield play, _make(pd, inst.size, inst.key)
+                yield self.pack(inst.demand), self._reading(pd, inst.size, inst.key)
             return
         for inst in candidates:
             demand = dict(inst.demand)
             naturals_max = {r: min(ranks.get(r, 0), c) for r, c in demand.items()}
-            yield from self._fill(pd, inst, demand, naturals_max, held.jokers)
+            for play, reading in self._fill(pd, inst, demand, naturals_max, held.jokers):
+                yield self._packed_play(play), reading
 
     # ------------------------------------------------------------ held instances
 
-    def _flat_instances(self, pd: PatternDef, size: int) -> list[tuple[int, _Instance]]:
+    def _flat_instances(self, pd: PatternDef, size: int) -> list[Option]:
         """Every instance of a group or run pattern, of every size (at least up to `size`),
-        with its packed demand."""
+        with its packed demand and rank mask."""
         upto, out = self._flat.get(id(pd), (0, []))
         if upto < size:
             upto = max(size, self.max_size)
-            out = [(self.pack(inst.demand), inst)
-                   for n in range(1, upto + 1)
-                   for inst in self.matcher.instances(pd, n)]
+            out = []
+            for n in range(1, upto + 1):
+                for inst in self.matcher.instances(pd, n):
+                    packed = self.pack(inst.demand)
+                    self._play_of.setdefault(
+                        packed, tuple(r for r, c in inst.demand for _ in range(c)))
+                    out.append((packed, self._mask(inst.ranks), inst))
             self._flat[id(pd)] = (upto, out)
         return out
 
-    def _held_options(self, pd: PatternDef, held: _Held) -> list[tuple[int, _Instance]]:
+    def _mask(self, ranks) -> int:
+        bit = self.bit
+        return sum(bit[r] for r in ranks)
+
+    def _held_options(self, pd: PatternDef, held: _Held) -> list[Option]:
         """The instances of a group or run pattern the hand holds (with its wilds)."""
         flat = self._flat_instances(pd, held.total)
         if not held.joker_total:
             g = self.guard
             cg = held.packed | g
             return [x for x in flat if (cg - x[0]) & g == g]
-        return [x for x in flat if self._fits_hand(x[0], x[1].demand, held)]
+        return [x for x in flat if self._fits_hand(x[0], x[2].demand, held)]
 
     def _bombs(self) -> list[int]:
         if self._bomb_packed is None:
@@ -295,19 +364,32 @@ class MoveGenerator:
         cg = packed | g
         return any((cg - b) & g == g for b in self._bombs())
 
-    def _composites(self, pd: PatternDef, held: _Held) -> Iterator[_Instance]:
-        """The composite instances the hand holds, assembled from held parts.
+    def _composite_key(self, pd: PatternDef, lead: _Instance) -> float:
+        return self.matcher.order_key(lead.top, pd.by) if pd.by else lead.key
 
-        The same instances as _RankMatcher._part_instances kept when held: parts are
-        chosen only among held instances (a part of a held play is held), and identical
+    def _composite_instance(self, pd: PatternDef, packed: int, lead: _Instance,
+                            size: int) -> _Instance | None:
+        demand = tuple(sorted(Counter(self._play(packed)).items()))
+        capped = self._capped_demands(pd, size)
+        if capped is not None and demand not in capped:
+            return None  # the reference walk stops before this instance
+        return _Instance(demand, size, self._composite_key(pd, lead), lead.length,
+                         frozenset(r for r, _ in demand), lead.top)
+
+    def _composites(self, pd: PatternDef, held: _Held) -> list[tuple[int, _Instance, int]]:
+        """(packed demand, key part, size) of every composite instance the hand holds.
+
+        The instances of _RankMatcher._part_instances (then the composite's `where`) the
+        hand holds, assembled from held parts (a part of a held play is held). Identical
         non-key parts are chosen in a fixed order, since swapping them gives the same
-        demand and passes the same checks."""
+        demand and passes the same checks; distinct ranks are checked with rank masks as
+        parts are added."""
         fixed = [p for p in pd.parts if not p.repeat]
         repeating = [p for p in pd.parts if p.repeat]
         key_index = fixed.index(pd.parts[pd.key]) if not pd.parts[pd.key].repeat else 0
         opts = [self._held_options(p, held) for p in fixed]
         if any(not o for o in opts):
-            return
+            return []
         rep_opts = [self._held_options(p, held) for p in repeating]
         # An identical earlier non-key part: pick at or after its option (no swaps).
         same_as: list[int | None] = []
@@ -316,108 +398,127 @@ class MoveGenerator:
                          and _same_part(fixed[j], p)), None)
             same_as.append(prev)
         limit = held.total
-        rule = pd.distinct
-        found: set[tuple[tuple[int, int], ...]] = set()
-
-        def finish(parts: list[_Instance], packed: int) -> _Instance | None:
-            n = sum(c.size for c in parts)
-            lead = parts[key_index]
-            if pd.same_length:
-                if len({c.length for c in parts[:len(fixed)] if c.length}) > 1:
-                    return None
-            if not _distinct_ok(rule, parts, lead):
-                return None
-            if pd.bomb_free:
-                rest = packed - self.pack(lead.demand)
-                if self._holds_bomb(rest):
-                    return None
-            demand: Counter = Counter()
-            for c in parts:
-                for rank, cnt in c.demand:
-                    demand[rank] += cnt
-            if pd.maximal:
-                run = pd.parts[pd.key].run
-                assert run is not None
-                if any(demand[rank] >= run.group for rank in lead.beyond):
-                    return None  # another part would lengthen the key run
-            if pd.where is not None and not all(self.matcher.rank_allowed(pd, r)
-                                                for r in demand):
-                return None
-            dem = tuple(sorted(demand.items()))
-            if dem in found:
-                return None
-            found.add(dem)
-            capped = self._capped_demands(pd, n)
-            if capped is not None and dem not in capped:
-                return None  # the reference walk stops before this instance
-            key = self.matcher.order_key(lead.top, pd.by) if pd.by else lead.key
-            return _Instance(dem, n, key, lead.length, frozenset(demand), lead.top)
-
-        def ok(packed: int, demand_parts: list[_Instance]) -> bool:
-            if not held.joker_total:
-                g = self.guard
-                return ((held.packed | g) - packed) & g == g
-            total: Counter = Counter()
-            for c in demand_parts:
-                for rank, cnt in c.demand:
-                    total[rank] += cnt
-            return self._fits_hand(packed, total.items(), held)
-
+        every = pd.distinct is True  # every two parts of different ranks
+        from_key = every or pd.distinct == "key"  # no other part of the key part's ranks
+        allowed = self._allowed_mask(pd)
+        maximal_group = pd.parts[pd.key].run.group if pd.maximal and pd.parts[pd.key].run \
+            else 0
+        wild = held.joker_total > 0
+        g = self.guard
+        cg = held.packed | g
+        seen: set[tuple[int, int]] = set()
+        out: list[tuple[int, _Instance, int]] = []
         chosen: list[_Instance] = []
         picks: list[int] = []
+        key_mask = 0
 
-        def rec_rep(slots: list[int], k: int, start: int, packed: int, size: int) \
-                -> Iterator[_Instance]:
+        def holds(packed: int) -> bool:
+            if not wild:
+                return (cg - packed) & g == g
+            return self._short(packed, held) <= held.joker_total
+
+        def finish(packed: int, mask: int, size: int) -> None:
+            lead = chosen[key_index]
+            if (packed, id(lead)) in seen or mask & ~allowed:
+                return
+            if pd.bomb_free and self._holds_bomb(packed - self.pack(lead.demand)):
+                return
+            if maximal_group:
+                for sh in self._beyond(lead):
+                    if (packed >> sh) & FIELD_MASK >= maximal_group:
+                        return  # another part would lengthen the key run
+            seen.add((packed, id(lead)))
+            out.append((packed, lead, size))
+
+        def rec_rep(slots: list[int], k: int, start: int, packed: int, mask: int,
+                    size: int) -> None:
             if k == len(slots):
-                inst = finish(chosen, packed)
-                if inst is not None:
-                    yield inst
+                finish(packed, mask, size)
                 return
             part = slots[k]
             first = start if k and slots[k - 1] == part else 0
             for j in range(first, len(rep_opts[part])):
-                p, inst = rep_opts[part][j]
-                if size + inst.size > limit:
+                p, m, inst = rep_opts[part][j]
+                if size + inst.size > limit or (m & mask if every else
+                                                from_key and m & key_mask):
                     continue
-                if (rule is True or rule == "key") and inst.ranks & chosen[key_index].ranks:
-                    continue  # distinct (True or key): never of the key part's ranks
-                chosen.append(inst)
-                if ok(packed + p, chosen):
-                    yield from rec_rep(slots, k + 1, j, packed + p, size + inst.size)
-                chosen.pop()
+                if holds(packed + p):
+                    chosen.append(inst)
+                    rec_rep(slots, k + 1, j, packed + p, mask | m, size + inst.size)
+                    chosen.pop()
 
-        def rec_fixed(i: int, packed: int, size: int) -> Iterator[_Instance]:
+        def rec_fixed(i: int, packed: int, mask: int, size: int) -> None:
+            nonlocal key_mask
             if i == len(fixed):
+                if pd.same_length and len({c.length for c in chosen if c.length}) > 1:
+                    return
                 if not repeating:
-                    inst = finish(chosen, packed)
-                    if inst is not None:
-                        yield inst
+                    finish(packed, mask, size)
                     return
                 steps = chosen[key_index].length
-                if not steps:
-                    return
-                slots = [r for r in range(len(repeating)) for _ in range(steps)]
-                yield from rec_rep(slots, 0, 0, packed, size)
+                if steps:
+                    slots = [r for r in range(len(repeating)) for _ in range(steps)]
+                    rec_rep(slots, 0, 0, packed, mask, size)
                 return
             start = picks[same_as[i]] if same_as[i] is not None else 0
             for j in range(start, len(opts[i])):
-                p, inst = opts[i][j]
+                p, m, inst = opts[i][j]
                 if size + inst.size > limit:
                     continue
-                if rule is True and any(inst.ranks & c.ranks for c in chosen):
+                if every:
+                    if m & mask:
+                        continue
+                elif from_key and (m & mask if i == key_index else
+                                   i > key_index and m & key_mask):
                     continue
-                if rule == "key" and chosen and (
-                        (i == key_index and any(inst.ranks & c.ranks for c in chosen))
-                        or (i > key_index and inst.ranks & chosen[key_index].ranks)):
+                if not holds(packed + p):
                     continue
+                if i == key_index:
+                    key_mask = m
                 chosen.append(inst)
                 picks.append(j)
-                if ok(packed + p, chosen):
-                    yield from rec_fixed(i + 1, packed + p, size + inst.size)
+                rec_fixed(i + 1, packed + p, mask | m, size + inst.size)
                 chosen.pop()
                 picks.pop()
 
-        yield from rec_fixed(0, 0, 0)
+        rec_fixed(0, 0, 0, 0)
+        return out
+
+    def _short(self, packed: int, held: _Held) -> int:
+        """How many cards of a demand the hand lacks (wilds must stand in for them)."""
+        ranks = held.ranks
+        short = 0
+        for r, sh in self._shifts:
+            c = (packed >> sh) & FIELD_MASK
+            if c:
+                h = ranks.get(r, 0)
+                if c > h:
+                    short += c - h
+        return short
+
+    def _beyond(self, inst: _Instance) -> list[int]:
+        out = self._beyond_shifts.get(id(inst))
+        if out is None:
+            out = self._beyond_shifts[id(inst)] = [self.shift[r] for r in inst.beyond
+                                                   if r in self.shift]
+        return out
+
+    def _allowed_mask(self, pd: PatternDef) -> int:
+        """The ranks a composite's own `where` lets it hold, as a mask."""
+        out = self._allowed.get(id(pd))
+        if out is None:
+            out = self._allowed[id(pd)] = self._mask(
+                r for r in self.ranks if r not in self.matcher.rep
+                or self.matcher.rank_allowed(pd, r))
+        return out
+
+    def _has_cap(self, pd: PatternDef) -> bool:
+        """Does _part_instances stop at MAX_PART_COMBINATIONS for some size of `pd`?"""
+        out = self._any_cap.get(id(pd))
+        if out is None:
+            out = self._any_cap[id(pd)] = any(
+                self._capped_demands(pd, n) is not None for n in range(1, self.max_size + 1))
+        return out
 
     def _capped_demands(self, pd: PatternDef, n: int) -> set[tuple[tuple[int, int], ...]] | None:
         """When `_part_instances(pd, n)` stops at MAX_PART_COMBINATIONS, the demands it
