@@ -4,6 +4,10 @@ A hand is a count vector over card kinds. "Any n cards from these" has as many
 distinct choices as the coefficient of t^n in prod(1 + t + ... + t^c_i), which a
 small dynamic programme gives exactly; sampling walks the same table, so every
 distinct choice is equally likely, and enumeration is a lazy iterator.
+
+The tables are built over the kinds actually held (a 54-kind vector usually holds a
+few kinds of one suit), and `SubmultisetTable` keeps one so that a caller asking
+again about the same counts (a follow checked, counted and sampled) builds it once.
 """
 
 from __future__ import annotations
@@ -31,51 +35,94 @@ def _suffix_table(counts: list[int], n: int) -> list[list[int]]:
     return ways
 
 
+class SubmultisetTable:
+    """The counting table of one count vector, up to size `n`, over its held kinds only.
+
+    Row j of the compressed table is the number of ways from the j-th held kind on; a kind
+    not held adds no choice, so its row equals the next held kind's row. Sampling still
+    draws once per kind of the full vector, so the random stream (and with it every seeded
+    game) is the same as with the plain table.
+    """
+
+    __slots__ = ("counts", "n", "held", "ways")
+
+    def __init__(self, counts: list[int], n: int):
+        self.counts = counts
+        self.n = n
+        self.held = [c for c in counts if c]
+        self.ways = _suffix_table(self.held, n) if n >= 0 else [[0]]
+
+    def count(self, m: int) -> int:
+        """Distinct multisets of size m (m ≤ n)."""
+        if m < 0 or m > self.n:
+            return 0
+        return self.ways[0][m]
+
+    def sample(self, m: int, rng: random.Random) -> list[int]:
+        """A uniformly random distinct multiset of size m: how many of each index."""
+        if self.count(m) == 0:
+            raise ValueError("no multiset of that size")
+        ways = self.ways
+        randrange = rng.randrange
+        out = [0] * len(self.counts)
+        j = 0  # the next held kind's row
+        for i, c in enumerate(self.counts):
+            pick = randrange(ways[j][m])
+            if not c:
+                continue  # the only choice is none; the draw above keeps the stream
+            nxt = ways[j + 1]
+            for x in range(min(c, m) + 1):
+                w = nxt[m - x]
+                if pick < w:
+                    out[i] = x
+                    m -= x
+                    break
+                pick -= w
+            j += 1
+        return out
+
+    def iterate(self, m: int) -> Iterator[list[int]]:
+        """Every distinct multiset of size m, lazily, in a fixed order."""
+        if not 0 <= m <= self.n:
+            return
+        ways = self.ways
+        index = [i for i, c in enumerate(self.counts) if c]
+        held = self.held
+        k = len(held)
+        chosen = [0] * len(self.counts)
+
+        def rec(j: int, left: int) -> Iterator[list[int]]:
+            if j == k:
+                if left == 0:
+                    yield list(chosen)
+                return
+            i = index[j]
+            for x in range(min(held[j], left), -1, -1):
+                if ways[j + 1][left - x]:
+                    chosen[i] = x
+                    yield from rec(j + 1, left - x)
+            chosen[i] = 0
+
+        yield from rec(0, m)
+
+
 def count_submultisets(counts: list[int], n: int) -> int:
     if n < 0 or n > sum(counts):
         return 0
-    return _suffix_table(counts, n)[0][n]
+    return SubmultisetTable(counts, n).count(n)
 
 
 def sample_submultiset(counts: list[int], n: int, rng: random.Random) -> list[int]:
     """A uniformly random distinct multiset of size n: how many of each index."""
-    ways = _suffix_table(counts, n)
-    total = ways[0][n]
-    if total == 0:
+    if n < 0 or n > sum(counts):
         raise ValueError("no multiset of that size")
-    out = [0] * len(counts)
-    m = n
-    for i, c in enumerate(counts):
-        pick = rng.randrange(ways[i][m])
-        for x in range(min(c, m) + 1):
-            w = ways[i + 1][m - x]
-            if pick < w:
-                out[i] = x
-                m -= x
-                break
-            pick -= w
-    return out
+    return SubmultisetTable(counts, n).sample(n, rng)
 
 
 def iter_submultisets(counts: list[int], n: int) -> Iterator[list[int]]:
     """Every distinct multiset of size n, lazily, in a fixed order."""
-    ways = _suffix_table(counts, n)
-    k = len(counts)
-    chosen = [0] * k
-
-    def rec(i: int, m: int) -> Iterator[list[int]]:
-        if i == k:
-            if m == 0:
-                yield list(chosen)
-            return
-        for x in range(min(counts[i], m), -1, -1):
-            if ways[i + 1][m - x]:
-                chosen[i] = x
-                yield from rec(i + 1, m - x)
-        chosen[i] = 0
-
     if 0 <= n <= sum(counts):
-        yield from rec(0, n)
+        yield from SubmultisetTable(counts, n).iterate(n)
 
 
 # ---------------------------------------------------------------- with a pair quota

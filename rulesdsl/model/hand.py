@@ -8,6 +8,7 @@ points, wild-ness. Pattern matching and trick comparison read only these.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,10 @@ TRUMP = "T"
 ONE_SYSTEM = "*"
 
 Place = tuple[int, int]  # (-tier index, ladder index): higher is stronger
+
+# Entries a hand context's memo holds before it starts afresh (a bound on memory for long
+# simulations; a full memo is only a lost speed-up, never a different answer).
+MEMO_LIMIT = 50_000
 
 
 def ladder_index(ladder: list[int], rank: int) -> int:
@@ -109,6 +114,27 @@ class HandContext:
                 if wild.select(env):
                     self.wild_of[kind] = wi
                     break
+        # Kinds of each suit-system, so that a sum over one system reads a few entries.
+        self.kinds_of: dict[str | None, tuple[int, ...]] = {}
+        for kind, system in enumerate(self.system):
+            if system is not None:
+                self.kinds_of[system] = self.kinds_of.get(system, ()) + (kind,)
+        # Per-hand memo of the engines (readings of a card multiset, a lead's analysis):
+        # each entry depends only on this context and its key, so every state of every
+        # hand played in this context shares it. See `memoized`.
+        self.memo: dict[Any, Any] = {}
+
+    def memoized(self, key: Any, make: Callable[[], Any]) -> Any:
+        """`make()` once per key; the memo starts afresh past MEMO_LIMIT entries."""
+        memo = self.memo
+        try:
+            return memo[key]
+        except KeyError:
+            pass
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        value = memo[key] = make()
+        return value
 
     def _alternates(self) -> None:
         r = self.ruleset

@@ -1,12 +1,17 @@
 """Plays within one suit-system: which patterns a holding contains, throws, winners.
 
 Everything here works on count vectors (card kind → count) and the hand context's
-integer tables; pattern recognition is `rulesdsl.model.patterns.readings`.
+integer tables; pattern recognition is `rulesdsl.model.patterns.readings`. What depends
+only on the hand context and some cards (readings, the pattern plays of a holding, a
+throw's split) is remembered in the context's memo: a trick asks the same questions of
+the same cards many times (each check, count and sample of a follow; a throw resolved,
+then ranked).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...model.hand import HandContext
@@ -25,8 +30,36 @@ def system_counts(hc: HandContext, counts: list[int], system: str) -> list[int]:
     return [c if c and hc.system[k] == system else 0 for k, c in enumerate(counts)]
 
 
-def pattern_plays(hc: HandContext, counts: list[int], system: str) -> list[tuple[int, ...]]:
+def card_readings(hc: HandContext, cards: Sequence[int]) -> tuple[Reading, ...]:
+    """`readings` of these cards (in this order), remembered per hand context."""
+    key = ("readings", tuple(cards))
+    return hc.memoized(key, lambda: tuple(readings(hc, list(cards))))
+
+
+def _members(hc: HandContext, system: str) -> tuple[int, ...]:
+    """The kinds whose counts `pattern_plays` reads for a system: its own kinds, kinds
+    that may join it under an alternate identity, and kinds a fixed-cards pattern names."""
+    def make() -> tuple[int, ...]:
+        found = set(hc.kinds_of.get(system, ()))
+        found.update(k for k, alts in hc.alternates.items()
+                     if any(a.system == system for a in alts))
+        for pd in hc.ruleset.patterns:
+            if pd.shape == "cards" and pd.cards is not None:
+                found.update(pd.cards)
+        return tuple(sorted(found))
+    return hc.memoized(("members", system), make)
+
+
+def pattern_plays(hc: HandContext, counts: list[int], system: str) \
+        -> tuple[tuple[int, ...], ...]:
     """Every distinct single-pattern play held in one suit-system (demotions included)."""
+    # Keyed by the counts it reads only: a hand's other suits do not change the answer.
+    key = ("plays", system, tuple([counts[k] for k in _members(hc, system)]))
+    return hc.memoized(key, lambda: _pattern_plays(hc, counts, system))
+
+
+def _pattern_plays(hc: HandContext, counts: list[int], system: str) \
+        -> tuple[tuple[int, ...], ...]:
     r = hc.ruleset
     found: set[tuple[int, ...]] = set()
     kinds = [k for k, c in enumerate(counts) if c and hc.system[k] == system]
@@ -57,7 +90,7 @@ def pattern_plays(hc: HandContext, counts: list[int], system: str) -> list[tuple
         elif pd.shape == "cards" and pd.cards is not None:
             if all(counts[k] >= n for k, n in pd.cards.items()):
                 found.add(tuple(sorted(k for k, n in pd.cards.items() for _ in range(n))))
-    return sorted(p for p in found if readings(hc, list(p)))
+    return tuple(sorted(p for p in found if card_readings(hc, p)))
 
 
 def _extend_runs(hc: HandContext, system: str, entries: list[tuple], chain: list[tuple],
@@ -77,16 +110,25 @@ def _extend_runs(hc: HandContext, system: str, entries: list[tuple], chain: list
             _extend_runs(hc, system, entries, chain + [entries[j]], j + 1, g, lo, hi, found)
 
 
-def best_reading(hc: HandContext, cards: list[int]) -> Reading | None:
-    rs = readings(hc, cards)
+def best_reading(hc: HandContext, cards: Sequence[int]) -> Reading | None:
+    return hc.memoized(("best", tuple(cards)), lambda: _best_reading(hc, cards))
+
+
+def _best_reading(hc: HandContext, cards: Sequence[int]) -> Reading | None:
+    rs = card_readings(hc, cards)
     if not rs:
         return None
     # Prefer a reading that keeps its rank (就低不就高 applies only when it must demote).
     return max(rs, key=lambda r: (not r.demoted, r.size, r.key))
 
 
-def decompose(hc: HandContext, cards: list[int]) -> list[Unit]:
+def decompose(hc: HandContext, cards: Sequence[int]) -> list[Unit]:
     """Split a throw into combinations, largest first (tractors, triples, pairs, singles)."""
+    # A throw is split when it is resolved and again when its trick is ranked.
+    return list(hc.memoized(("decompose", tuple(cards)), lambda: tuple(_decompose(hc, cards))))
+
+
+def _decompose(hc: HandContext, cards: Sequence[int]) -> list[Unit]:
     counts = [0] * len(hc.place)
     for k in cards:
         counts[k] += 1
@@ -96,7 +138,7 @@ def decompose(hc: HandContext, cards: list[int]) -> list[Unit]:
         best: tuple[int, ...] | None = None
         best_reading_: Reading | None = None
         for play in pattern_plays(hc, counts, system):
-            rd = best_reading(hc, list(play))
+            rd = best_reading(hc, play)
             if rd is None:
                 continue
             if best is None or (len(play), rd.key) > (len(best), best_reading_.key):  # type: ignore
@@ -121,7 +163,7 @@ def beatable_unit(hc: HandContext, unit: Unit, holdings: list[list[int]]) -> boo
         for play in pattern_plays(hc, counts, system):
             if len(play) != len(unit.cards):
                 continue
-            for rd in readings(hc, list(play)):
+            for rd in card_readings(hc, play):
                 if beats(hc, rd, unit.reading):
                     return True
     return False
@@ -146,7 +188,7 @@ def arrange_as(hc: HandContext, cards: list[int], shape: Counter) -> list[Unit] 
         for play in pattern_plays(hc, counts, system):
             if len(play) != size:
                 continue
-            for rd in readings(hc, list(play)):
+            for rd in card_readings(hc, play):
                 if rd.pattern == name:
                     options.append((rd.key, play, rd))
         for _, play, rd in sorted(options, reverse=True):

@@ -18,10 +18,11 @@ from ...errors import RulesdslError
 from ...language.typecheck import Env
 from ...model import notation as nt
 from ...model.hand import TRUMP, HandContext
-from ...model.patterns import beats, readings
+from ...model.patterns import beats
 from ...model.ruleset import Ruleset
 from ..base import Action, EngineState, IllegalAction, restore_state
 from ..multiset import (
+    SubmultisetTable,
     count_submultisets,
     count_with_pairs,
     iter_submultisets,
@@ -29,7 +30,16 @@ from ..multiset import (
     sample_submultiset,
     sample_with_pairs,
 )
-from .plays import Unit, arrange_as, best_reading, decompose, pattern_plays, primary, shape_of
+from .plays import (
+    Unit,
+    arrange_as,
+    best_reading,
+    card_readings,
+    decompose,
+    pattern_plays,
+    primary,
+    shape_of,
+)
 
 PASS = Action("pass")
 
@@ -37,6 +47,35 @@ PASS = Action("pass")
 def _group_size(cards: tuple[int, ...]) -> int:
     """Cards per step of one combination: every kind in it appears this often."""
     return min(Counter(cards).values()) if cards else 1
+
+
+class _Follow:
+    """What a follower may play, worked out once per (hand, lead) and remembered: choose
+    `m` cards from `counts` (with at least `need` pairs) on top of the `fixed` cards."""
+
+    __slots__ = ("counts", "m", "fixed", "need", "table")
+
+    def __init__(self, counts: list[int], m: int, fixed: list[int], need: int):
+        self.counts, self.m, self.fixed, self.need = counts, m, fixed, need
+        self.table = SubmultisetTable(counts, m) if not need else None
+
+    def count(self) -> int:
+        if self.table is not None:
+            return self.table.count(self.m)
+        return count_with_pairs(self.counts, self.m, self.need)
+
+    def sample(self, rng: random.Random) -> list[int]:
+        if self.table is not None:
+            return self.table.sample(self.m, rng)
+        return sample_with_pairs(self.counts, self.m, self.need, rng)
+
+    def picks(self) -> Iterator[list[int]]:
+        """Every legal follow as a count vector, fixed cards included."""
+        fixed = self.fixed
+        picks = self.table.iterate(self.m) if self.table is not None else \
+            iter_with_pairs(self.counts, self.m, self.need)
+        for pick in picks:
+            yield [a + b for a, b in zip(pick, fixed)]
 
 
 class TrickGame:
@@ -415,12 +454,12 @@ class TrickState(EngineState):
         belongs to its natural suit), else its cards'."""
         hc = self.hc
         cards = self.trick[0][1]
-        rd = best_reading(hc, cards)
+        rd = best_reading(hc, cards)  # remembered: asked on every follow check
         return rd.system if rd is not None and rd.system else hc.system[cards[0]]  # type: ignore
 
     def _check_lead(self, cards: tuple[int, ...]) -> None:
         hc = self.hc
-        if readings(hc, list(cards)):
+        if card_readings(hc, cards):
             return
         systems = {hc.system[k] for k in cards}
         if len(systems) != 1:
@@ -438,7 +477,8 @@ class TrickState(EngineState):
         if len(cards) != n:
             raise IllegalAction(f"follow with {n} card(s), not {len(cards)}")
         system = self._lead_system()
-        held = sum(c for k, c in enumerate(self.hands[seat]) if c and hc.system[k] == system)
+        hand = self.hands[seat]
+        held = sum([hand[k] for k in hc.kinds_of.get(system, ())])
         played = sum(1 for k in cards if hc.system[k] == system)
         name = "trumps" if system == TRUMP else f"{nt.SUIT_PICTURES.get(system, system)}"
         if held >= n and played < n:
@@ -471,7 +511,7 @@ class TrickState(EngineState):
         if not self.trick:
             yield from self._iter_leads(seat)
             return
-        yield from (Action.of("play", self._cards(p)) for p in self._follow_space(seat)[2]())
+        yield from (Action.of("play", self._cards(p)) for p in self._follow(seat).picks())
 
     def _pairs_required(self, seat: int) -> int:
         """Pairs a follower must show (`follow.shape: pairs`), 0 when the shape is free."""
@@ -482,14 +522,27 @@ class TrickState(EngineState):
         n = len(lead)
         system = self._lead_system()
         hand = self.hands[seat]
-        suit = [c for k, c in enumerate(hand) if c and hc.system[k] == system]
+        suit = [hand[k] for k in hc.kinds_of.get(system, ())]
         if sum(suit) < n:
             return 0  # all of the suit is played anyway
         lead_pairs = sum(c // 2 for c in Counter(lead).values())
         return min(lead_pairs, sum(c // 2 for c in suit), n // 2)
 
     def _follow_space(self, seat: int):
-        """(counts to choose from, how many, iterator factory, fixed cards, pairs needed)."""
+        """(counts to choose from, how many, iterator factory, fixed cards, pairs needed).
+        The lists are shared with a memo: read them, do not change them."""
+        f = self._follow(seat)
+        return f.counts, f.m, f.picks, f.fixed, f.need
+
+    def _follow(self, seat: int) -> _Follow:
+        """The follows open to `seat`, remembered per (hand, lead): a follow is often
+        checked, counted and sampled in the same position."""
+        hand = self.hands[seat]
+        lead = self.trick[0][1]
+        key = ("follow", tuple(hand), tuple(lead))
+        return self.hc.memoized(key, lambda: self._make_follow(seat))
+
+    def _make_follow(self, seat: int) -> _Follow:
         hc = self.hc
         lead = self.trick[0][1]
         n = len(lead)
@@ -502,13 +555,7 @@ class TrickState(EngineState):
         else:
             counts = [c - s for c, s in zip(hand, in_suit)]
             m, fixed = n - held, in_suit
-        need = self._pairs_required(seat)
-
-        def it():
-            for pick in iter_with_pairs(counts, m, need):
-                yield [a + b for a, b in zip(pick, fixed)]
-
-        return counts, m, it, fixed, need
+        return _Follow(counts, m, fixed, self._pairs_required(seat))
 
     def _lead_parts(self, seat: int) -> tuple[list[list[int]], list[tuple[int, ...]]]:
         """Leads: any cards of throwable systems, and the pattern plays of the others."""
@@ -559,8 +606,7 @@ class TrickState(EngineState):
                     prod *= c + 1
                 total += prod - 1
             return total
-        counts, m, _, _, need = self._follow_space(seat)
-        return count_with_pairs(counts, m, need)
+        return self._follow(seat).count()
 
     def sample_action(self, rng: random.Random) -> Action:
         """A uniformly random legal action, without listing them all."""
@@ -589,19 +635,21 @@ class TrickState(EngineState):
             r -= weights[0]
             for counts, w in zip(throw_systems, weights[1:]):
                 if r < w:
-                    sizes = [count_submultisets(counts, m) for m in range(sum(counts) + 1)]
+                    # One table counts every size and samples the chosen one.
+                    table = SubmultisetTable(counts, sum(counts))
+                    sizes = [table.count(m) for m in range(sum(counts) + 1)]
                     sizes[0] = 0
                     x = rng.randrange(sum(sizes))
                     for m, ways in enumerate(sizes):
                         if x < ways:
-                            pick = sample_submultiset(counts, m, rng)
+                            pick = table.sample(m, rng)
                             return Action.of("play", self._cards(pick))
                         x -= ways
                 r -= w
             raise AssertionError("lead sampling fell through")  # pragma: no cover
-        counts, m, _, fixed, need = self._follow_space(seat)
-        pick = sample_with_pairs(counts, m, need, rng)
-        return Action.of("play", self._cards([a + b for a, b in zip(pick, fixed)]))
+        follow = self._follow(seat)
+        pick = follow.sample(rng)
+        return Action.of("play", self._cards([a + b for a, b in zip(pick, follow.fixed)]))
 
     # ------------------------------------------------------------ applying
 
@@ -652,7 +700,7 @@ class TrickState(EngineState):
     def _resolve_throw(self, seat: int, cards: list[int]) -> list[int]:
         """A multi-combination lead stands only if nobody could beat any part of it."""
         hc = self.hc
-        if readings(hc, cards):
+        if card_readings(hc, cards):
             return cards
         units = decompose(hc, cards)
         others = [self.hands[s] for s in range(self.game.players) if s != seat]
