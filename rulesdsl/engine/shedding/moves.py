@@ -58,7 +58,9 @@ class Entry:
 class HandPlays:
     """The lead plays of one rank-count vector, indexed for following."""
 
-    def __init__(self, entries: list[Entry], plays: dict[Play, list[Reading]] | None = None):
+    def __init__(self, packed: int, entries: list[Entry],
+                 plays: dict[Play, list[Reading]] | None = None):
+        self.packed = packed  # the hand's rank counts
         self.entries = entries  # sorted by (play, name): the order of legal_actions()
         self._plays = plays
         # Non-bomb entries by (pattern, size); every bomb entry. Indexes into entries.
@@ -96,7 +98,7 @@ class HandPlays:
     def pruned(self, packed: int, guard: int) -> HandPlays:
         """The plays a smaller hand (packed counts) still holds."""
         cg = packed | guard
-        return HandPlays([e for e in self.entries if (cg - e.packed) & guard == guard])
+        return HandPlays(packed, [e for e in self.entries if (cg - e.packed) & guard == guard])
 
 
 @dataclass
@@ -139,8 +141,10 @@ class MoveGenerator:
         self._beyond_shifts: dict[int, list[int]] = {}
         self._made: dict[tuple[int, int, float], Reading] = {}
         self._play_of: dict[int, Play] = {}  # packed demand -> sorted rank keys
-        self._by_kinds: dict[tuple[int, ...], HandPlays] = {}
-        self._by_ranks: dict[tuple[tuple[int, int], ...], HandPlays] = {}
+        # One card of each kind, packed (kinds not in play never reach a hand).
+        self.unit: list[int] = [1 << self.shift[r] if r in self.shift else 0 for r in self.rank_of]
+        self._by_kinds: dict[tuple[int, ...], HandPlays] = {}  # card counts -> plays
+        self._by_ranks: dict[int, HandPlays] = {}  # packed rank counts -> plays
 
     # ------------------------------------------------------------ hands
 
@@ -181,34 +185,39 @@ class MoveGenerator:
         hp = self._by_kinds.get(key)
         if hp is None:
             ranks = self.rank_counts(hand)
-            rkey = tuple(sorted(ranks.items()))
-            hp = self._by_ranks.get(rkey)
+            packed = self.pack(ranks.items())
+            hp = self._by_ranks.get(packed)
             if hp is None:
-                hp = self._lead_plays(ranks)
-                self._remember(rkey, hp)
-            if len(self._by_kinds) > CACHE_LIMIT:
-                self._by_kinds.clear()
-            self._by_kinds[key] = hp
+                hp = self._lead_plays(ranks, packed)
+                self._remember(hp)
+            self._remember_kinds(key, hp)
         return hp
 
-    def after_play(self, before: list[int], after: list[int]) -> None:
-        """A player played cards from `before` leaving `after`: prune the old plays now, so
-        the smaller hand's plays are not generated afresh."""
-        old = self._by_kinds.get(tuple(before))
-        if old is None or tuple(after) in self._by_kinds:
+    def after_play(self, before: tuple[int, ...], after: list[int],
+                   cards: tuple[int, ...]) -> None:
+        """A player played `cards` from `before` leaving `after`: prune the old plays now,
+        so the smaller hand's plays are not generated afresh."""
+        old = self._by_kinds.get(before)
+        key = tuple(after)
+        if old is None or key in self._by_kinds:
             return
-        ranks = self.rank_counts(after)
-        rkey = tuple(sorted(ranks.items()))
-        hp = self._by_ranks.get(rkey)
+        unit = self.unit
+        packed = old.packed - sum(unit[k] for k in cards)
+        hp = self._by_ranks.get(packed)
         if hp is None:
-            hp = old.pruned(self.pack(ranks.items()), self.guard)
-            self._remember(rkey, hp)
-        self._by_kinds[tuple(after)] = hp
+            hp = old.pruned(packed, self.guard)
+            self._remember(hp)
+        self._remember_kinds(key, hp)
 
-    def _remember(self, rkey: tuple[tuple[int, int], ...], hp: HandPlays) -> None:
+    def _remember(self, hp: HandPlays) -> None:
         if len(self._by_ranks) > CACHE_LIMIT:
             self._by_ranks.clear()
-        self._by_ranks[rkey] = hp
+        self._by_ranks[hp.packed] = hp
+
+    def _remember_kinds(self, key: tuple[int, ...], hp: HandPlays) -> None:
+        if len(self._by_kinds) > CACHE_LIMIT:
+            self._by_kinds.clear()
+        self._by_kinds[key] = hp
 
     # ------------------------------------------------------------ plays
 
@@ -223,7 +232,7 @@ class MoveGenerator:
             out.setdefault(e.play, []).append(e.reading)
         return out
 
-    def _lead_plays(self, ranks: Counter) -> HandPlays:
+    def _lead_plays(self, ranks: Counter, packed_hand: int) -> HandPlays:
         held = self._held(ranks)
         found: dict[int, dict[str, Reading]] = {}  # packed play -> pattern -> best reading
         for pd in self.hc.ruleset.patterns:
@@ -252,7 +261,7 @@ class MoveGenerator:
             # A play with several readings is one action per reading, named.
             for x in rs:
                 entries.append(Entry(play, x.pattern if len(rs) > 1 else None, x, packed))
-        return HandPlays(entries, plays)
+        return HandPlays(packed_hand, entries, plays)
 
     def _play(self, packed: int) -> Play:
         """The sorted rank keys of a packed demand."""

@@ -10,7 +10,6 @@ their pattern when several readings exist), listed in full by MoveGenerator.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -49,6 +48,16 @@ class ShedGame:
         for kind in sorted(ruleset.kinds(), key=lambda k: SUIT_ORDER.get(nt.card_suit(k) or "", 9)):
             self.kinds_of_rank.setdefault(nt.card_rank(kind), []).append(kind)
         self._texts: dict[tuple[int, ...], str] = {}
+        self._rows: dict[tuple, dict[str, Any]] = {}
+
+    def lookup(self, name: str, values: dict[str, Any]) -> dict[str, Any]:
+        """A table's row for these inputs, remembered (a lookup depends on nothing else)."""
+        table = self.ruleset.tables[name]
+        key = (name, *(values[k] for k in table.inputs))
+        out = self._rows.get(key)
+        if out is None:
+            out = self._rows[key] = table.lookup({k: values[k] for k in table.inputs})
+        return out
 
     def text(self, cards: tuple[int, ...]) -> str:
         """nt.format_cards, remembered: the same few plays are written again and again."""
@@ -246,11 +255,13 @@ class ShedState(EngineState):
             return None
         if act.kind != "play" or not act.cards:
             raise IllegalAction("play cards or pass")
-        held = Counter(act.cards)
-        for kind, n in held.items():
-            if self.hands[seat][kind] < n:
-                raise IllegalAction(f"you hold {self.hands[seat][kind]} × "
-                                    f"{nt.format_card(kind)}, not {n}")
+        hand = self.hands[seat]
+        cards = act.cards
+        for kind in cards:
+            held = hand[kind]
+            if held < len(cards) and held < cards.count(kind):
+                raise IllegalAction(f"you hold {held} × "
+                                    f"{nt.format_card(kind)}, not {cards.count(kind)}")
         known = self._known_reading(seat, act)
         if known is not None:
             return known
@@ -464,11 +475,12 @@ class ShedState(EngineState):
             return
         assert reading is not None
         hand = self.hands[seat]
-        before = list(hand)
+        before = tuple(hand)
         for kind in act.cards:
             hand[kind] -= 1
-        self.game.moves.after_play(before, hand)
-        self.round_points += sum(self.game.hc.points[k] for k in act.cards)
+        self.game.moves.after_play(before, hand, act.cards)
+        points = self.game.hc.points
+        self.round_points += sum(points[k] for k in act.cards)
         text = self.game.text(act.cards)
         self.last = {"seat": seat, "cards": text,
                      "pattern": reading.pattern, "size": reading.size, "key": reading.key,
@@ -554,8 +566,7 @@ class ShedState(EngineState):
             return False
         for values in self._side_values():
             for name in g.rules.end_tables:
-                table = g.ruleset.tables[name]
-                if table.lookup({k: values[k] for k in table.inputs})["state"] == "over":
+                if g.lookup(name, values)["state"] == "over":
                     return True
         return False
 
@@ -599,7 +610,8 @@ class ShedState(EngineState):
         rules = g.rules
         order = list(self.out)
         left = [s for s in range(g.players) if s not in order]
-        in_hand = [sum(g.hc.points[k] for k in self._cards(h)) for h in self.hands]
+        points = g.hc.points
+        in_hand = [sum(p * c for p, c in zip(points, h) if c) for h in self.hands]
         cards_left = [sum(h) for h in self.hands]
         early = 1 if len(left) >= 2 else 0
         last_captured = sum(self.captured[s] for s in left)
