@@ -36,18 +36,29 @@ def card_readings(hc: HandContext, cards: Sequence[int]) -> tuple[Reading, ...]:
     return hc.memoized(key, lambda: tuple(readings(hc, list(cards))))
 
 
+def _joining(hc: HandContext, system: str) -> tuple[int, ...]:
+    """Kinds that may join a system under an alternate identity (下放)."""
+    return hc.memoized(("joining", system), lambda: tuple(sorted(
+        k for k, alts in hc.alternates.items() if any(a.system == system for a in alts))))
+
+
 def _members(hc: HandContext, system: str) -> tuple[int, ...]:
     """The kinds whose counts `pattern_plays` reads for a system: its own kinds, kinds
-    that may join it under an alternate identity, and kinds a fixed-cards pattern names."""
+    that may join it, and kinds a fixed-cards pattern names."""
     def make() -> tuple[int, ...]:
-        found = set(hc.kinds_of.get(system, ()))
-        found.update(k for k, alts in hc.alternates.items()
-                     if any(a.system == system for a in alts))
+        found = set(hc.kinds_of.get(system, ())) | set(_joining(hc, system))
         for pd in hc.ruleset.patterns:
             if pd.shape == "cards" and pd.cards is not None:
                 found.update(pd.cards)
         return tuple(sorted(found))
     return hc.memoized(("members", system), make)
+
+
+def foreign_members(hc: HandContext, system: str) -> tuple[int, ...]:
+    """Kinds of other systems that a pattern of this system may hold (joining kinds,
+    fixed-cards patterns): without one of them, no play reaches into the system."""
+    return hc.memoized(("foreign", system), lambda: tuple(
+        k for k in _members(hc, system) if hc.system[k] != system))
 
 
 def pattern_plays(hc: HandContext, counts: list[int], system: str) \
@@ -62,10 +73,9 @@ def _pattern_plays(hc: HandContext, counts: list[int], system: str) \
         -> tuple[tuple[int, ...], ...]:
     r = hc.ruleset
     found: set[tuple[int, ...]] = set()
-    kinds = [k for k, c in enumerate(counts) if c and hc.system[k] == system]
-    # Kinds that may join this system under an alternate identity (下放).
-    alt_kinds = [k for k, c in enumerate(counts) if c and k not in kinds
-                 and any(a.system == system for a in hc.alternates.get(k, []))]
+    kinds = [k for k in hc.kinds_of.get(system, ()) if counts[k]]
+    natural = set(kinds)
+    alt_kinds = [k for k in _joining(hc, system) if counts[k] and k not in natural]
     for pd in r.patterns:
         if pd.shape == "group" and pd.group is not None:
             lo, hi = pd.group

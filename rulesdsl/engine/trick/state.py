@@ -36,6 +36,7 @@ from .plays import (
     best_reading,
     card_readings,
     decompose,
+    foreign_members,
     pattern_plays,
     primary,
     shape_of,
@@ -548,7 +549,9 @@ class TrickState(EngineState):
         n = len(lead)
         system = self._lead_system()
         hand = self.hands[seat]
-        in_suit = [c if c and hc.system[k] == system else 0 for k, c in enumerate(hand)]
+        in_suit = [0] * len(hand)
+        for k in hc.kinds_of.get(system, ()):
+            in_suit[k] = hand[k]
         held = sum(in_suit)
         if held >= n:
             counts, m, fixed = in_suit, n, [0] * len(hand)
@@ -568,12 +571,16 @@ class TrickState(EngineState):
         throw_systems: list[list[int]] = []
         patterns: set[tuple[int, ...]] = set()
         for system in systems:
-            counts = [c if c and hc.system[k] == system else 0 for k, c in enumerate(hand)]
+            counts = [0] * len(hand)
+            for k in hc.kinds_of.get(system, ()):
+                counts[k] = hand[k]
             if self._throwable(system):
                 throw_systems.append(counts)
-                # Demoted patterns reach into this suit from another system (下放).
-                patterns.update(p for p in pattern_plays(hc, hand, system)
-                                if any(hc.system[k] != system for k in p))
+                # Demoted patterns reach into this suit from another system (下放), never
+                # without a card of another system that may join it.
+                if any(hand[k] for k in foreign_members(hc, system)):
+                    patterns.update(p for p in pattern_plays(hc, hand, system)
+                                    if any(hc.system[k] != system for k in p))
             else:
                 patterns.update(pattern_plays(hc, hand, system))
         return throw_systems, sorted(patterns)
