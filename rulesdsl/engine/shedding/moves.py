@@ -23,6 +23,7 @@ import itertools
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ...model import notation as nt
 from ...model.hand import HandContext
@@ -41,12 +42,11 @@ from ...model.ruleset import PatternDef
 Play = tuple[int, ...]  # sorted rank keys
 FIELD = 16  # bits per rank in a packed count vector; counts stay far below 2**15
 FIELD_MASK = (1 << FIELD) - 1
-Option = tuple[int, int, _Instance]  # packed demand, rank mask, instance
+Option = tuple[int, int, _Instance, Reading]  # packed demand, rank mask, instance, reading
 CACHE_LIMIT = 20_000  # hands kept per game before the cache starts afresh
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One lead action of a hand: a play, and its pattern when the play has several."""
 
     play: Play
@@ -140,6 +140,8 @@ class MoveGenerator:
         self._allowed: dict[int, int] = {}
         self._beyond_shifts: dict[int, list[int]] = {}
         self._made: dict[tuple[int, int, float], Reading] = {}
+        self._fixed: dict[int, tuple[int, Reading, list[tuple[int, int]]] | None] = {}
+        self._lead_reading: dict[tuple[int, int, int], Reading] = {}
         self._play_of: dict[int, Play] = {}  # packed demand -> sorted rank keys
         # One card of each kind, packed (kinds not in play never reach a hand).
         self.unit: list[int] = [1 << self.shift[r] if r in self.shift else 0 for r in self.rank_of]
@@ -244,24 +246,23 @@ class MoveGenerator:
                 old = slot.get(reading.pattern)
                 if old is None or reading.key > old.key:
                     slot[reading.pattern] = reading
-        play_of = self._play
-        plays: dict[Play, list[Reading]] = {}
+        known = self._play_of.get
+        order = sorted((known(packed) or self._play(packed), packed) for packed in found)
         entries: list[Entry] = []
-        for packed in sorted(found, key=play_of):
-            play = play_of(packed)
-            rs = list(found[packed].values())
-            if len(rs) == 1:
-                plays[play] = rs
-                entries.append(Entry(play, None, rs[0], packed))
+        for play, packed in order:
+            slot = found[packed]
+            if len(slot) == 1:
+                for x in slot.values():
+                    entries.append(Entry(play, None, x, packed))
                 continue
+            rs = list(slot.values())
             if any(x.exclusive for x in rs):
                 rs = [x for x in rs if x.exclusive]
             rs.sort(key=lambda x: x.pattern)
-            plays[play] = rs
             # A play with several readings is one action per reading, named.
             for x in rs:
                 entries.append(Entry(play, x.pattern if len(rs) > 1 else None, x, packed))
-        return HandPlays(packed_hand, entries, plays)
+        return HandPlays(packed_hand, entries)
 
     def _play(self, packed: int) -> Play:
         """The sorted rank keys of a packed demand."""
@@ -288,40 +289,27 @@ class MoveGenerator:
         """(packed play, reading) for every play of one pattern the hand holds."""
         ranks = held.ranks
         if pd.shape == "cards":
-            if pd.cards is None:
-                return
-            n = sum(pd.cards.values())
-            if pd.where is not None:
-                from ...language.typecheck import Env
-
-                if not all(pd.where(Env(k, self.hc.values)) for k in pd.cards):
-                    return  # switched off, or not these cards
-            need = Counter()
-            for kind, c in pd.cards.items():
-                need[nt.card_rank(kind)] += c
-            if all(ranks.get(r, 0) >= c for r, c in need.items()):
-                top = max(pd.cards, key=lambda k: self.hc.strength[k])
-                yield (self._packed_play(tuple(sorted(need.elements()))),
-                       self._reading(pd, n, self.hc.strength[top]))
+            fixed = self._fixed_play(pd)
+            if fixed is not None and all(ranks.get(r, 0) >= c for r, c in fixed[2]):
+                yield fixed[0], fixed[1]
             return
         if pd.shape == "parts":
             found = self._composites(pd, held)
             if not held.joker_total and not self._has_cap(pd):
                 # No wild card in hand: a demand is played exactly as it is.
-                for packed, lead, size in found:
-                    yield packed, self._reading(pd, size, self._composite_key(pd, lead))
+                yield from found
                 return
             candidates: list[_Instance] = []
-            for packed, lead, size in found:
-                inst = self._composite_instance(pd, packed, lead, size)
+            for packed, reading in found:
+                inst = self._composite_instance(pd, packed, reading)
                 if inst is not None:
                     candidates.append(inst)
         elif not held.joker_total:
-            for packed, _, inst in self._held_options(pd, held):
-                yield packed, self._reading(pd, inst.size, inst.key)
+            for x in self._held_options(pd, held):
+                yield x[0], x[3]
             return
         else:
-            candidates = [inst for _, _, inst in self._held_options(pd, held)]
+            candidates = [x[2] for x in self._held_options(pd, held)]
         if not held.joker_total:
             for inst in candidates:
                 yield self.pack(inst.demand), self._reading(pd, inst.size, inst.key)
@@ -331,6 +319,28 @@ class MoveGenerator:
             naturals_max = {r: min(ranks.get(r, 0), c) for r, c in demand.items()}
             for play, reading in self._fill(pd, inst, demand, naturals_max, held.jokers):
                 yield self._packed_play(play), reading
+
+    def _fixed_play(self, pd: PatternDef) -> tuple[int, Reading, list[tuple[int, int]]] | None:
+        """A `cards` pattern's play (packed), reading and rank demand, or None when it is
+        switched off."""
+        if id(pd) not in self._fixed:
+            out = None
+            if pd.cards is not None:
+                ok = True
+                if pd.where is not None:
+                    from ...language.typecheck import Env
+
+                    ok = all(pd.where(Env(k, self.hc.values)) for k in pd.cards)
+                if ok:
+                    need: Counter = Counter()
+                    for kind, c in pd.cards.items():
+                        need[nt.card_rank(kind)] += c
+                    top = max(pd.cards, key=lambda k: self.hc.strength[k])
+                    out = (self._packed_play(tuple(sorted(need.elements()))),
+                           self._reading(pd, sum(pd.cards.values()), self.hc.strength[top]),
+                           list(need.items()))
+            self._fixed[id(pd)] = out
+        return self._fixed[id(pd)]
 
     # ------------------------------------------------------------ held instances
 
@@ -346,7 +356,8 @@ class MoveGenerator:
                     packed = self.pack(inst.demand)
                     self._play_of.setdefault(
                         packed, tuple(r for r, c in inst.demand for _ in range(c)))
-                    out.append((packed, self._mask(inst.ranks), inst))
+                    out.append((packed, self._mask(inst.ranks), inst,
+                                self._reading(pd, inst.size, inst.key)))
             self._flat[id(pd)] = (upto, out)
         return out
 
@@ -368,31 +379,24 @@ class MoveGenerator:
             self._bomb_packed = [self.pack(d) for d in self.matcher.bomb_demands(self.max_size)]
         return self._bomb_packed
 
-    def _holds_bomb(self, packed: int) -> bool:
-        g = self.guard
-        cg = packed | g
-        return any((cg - b) & g == g for b in self._bombs())
-
-    def _composite_key(self, pd: PatternDef, lead: _Instance) -> float:
-        return self.matcher.order_key(lead.top, pd.by) if pd.by else lead.key
-
-    def _composite_instance(self, pd: PatternDef, packed: int, lead: _Instance,
-                            size: int) -> _Instance | None:
+    def _composite_instance(self, pd: PatternDef, packed: int,
+                            reading: Reading) -> _Instance | None:
+        """A held composite as an instance to fill with wilds (only its demand, size and key
+        matter there), or None when the reference walk stops before it."""
         demand = tuple(sorted(Counter(self._play(packed)).items()))
-        capped = self._capped_demands(pd, size)
+        capped = self._capped_demands(pd, reading.size)
         if capped is not None and demand not in capped:
-            return None  # the reference walk stops before this instance
-        return _Instance(demand, size, self._composite_key(pd, lead), lead.length,
-                         frozenset(r for r, _ in demand), lead.top)
+            return None
+        return _Instance(demand, reading.size, reading.key, 0, frozenset(r for r, _ in demand), 0)
 
-    def _composites(self, pd: PatternDef, held: _Held) -> list[tuple[int, _Instance, int]]:
-        """(packed demand, key part, size) of every composite instance the hand holds.
+    def _composites(self, pd: PatternDef, held: _Held) -> list[tuple[int, Reading]]:
+        """(packed demand, reading) of every composite instance the hand holds.
 
         The instances of _RankMatcher._part_instances (then the composite's `where`) the
         hand holds, assembled from held parts (a part of a held play is held). Identical
         non-key parts are chosen in a fixed order, since swapping them gives the same
         demand and passes the same checks; distinct ranks are checked with rank masks as
-        parts are added."""
+        parts are added, and a bomb among the other parts only against the hand's bombs."""
         fixed = [p for p in pd.parts if not p.repeat]
         repeating = [p for p in pd.parts if p.repeat]
         key_index = fixed.index(pd.parts[pd.key]) if not pd.parts[pd.key].repeat else 0
@@ -406,38 +410,49 @@ class MoveGenerator:
             prev = next((j for j in reversed(range(i)) if key_index not in (i, j)
                          and _same_part(fixed[j], p)), None)
             same_as.append(prev)
+        last = len(fixed) - 1
         limit = held.total
         every = pd.distinct is True  # every two parts of different ranks
         from_key = every or pd.distinct == "key"  # no other part of the key part's ranks
         allowed = self._allowed_mask(pd)
-        maximal_group = pd.parts[pd.key].run.group if pd.maximal and pd.parts[pd.key].run \
-            else 0
-        wild = held.joker_total > 0
+        key_run = pd.parts[pd.key].run
+        maximal_group = key_run.group if pd.maximal and key_run is not None else 0
+        wild = held.joker_total
         g = self.guard
         cg = held.packed | g
-        seen: set[tuple[int, int]] = set()
-        out: list[tuple[int, _Instance, int]] = []
+        bombs: list[int] = []
+        if pd.bomb_free:  # a bomb among the other parts is one the hand holds
+            bombs = [b for b in self._bombs() if self._fits_hand(b, self._unpack(b), held)]
+        out: list[tuple[int, Reading]] = []
         chosen: list[_Instance] = []
         picks: list[int] = []
-        key_mask = 0
-
-        def holds(packed: int) -> bool:
-            if not wild:
-                return (cg - packed) & g == g
-            return self._short(packed, held) <= held.joker_total
+        key_mask = key_packed = 0
 
         def finish(packed: int, mask: int, size: int) -> None:
+            if mask & ~allowed:
+                return
             lead = chosen[key_index]
-            if (packed, id(lead)) in seen or mask & ~allowed:
-                return
-            if pd.bomb_free and self._holds_bomb(packed - self.pack(lead.demand)):
-                return
+            if bombs:
+                rest = (packed - key_packed) | g
+                if any((rest - b) & g == g for b in bombs):
+                    return
             if maximal_group:
                 for sh in self._beyond(lead):
                     if (packed >> sh) & FIELD_MASK >= maximal_group:
                         return  # another part would lengthen the key run
-            seen.add((packed, id(lead)))
-            out.append((packed, lead, size))
+            out.append((packed, self._composite_reading(pd, lead, size)))
+
+        def complete(packed: int, mask: int, size: int) -> None:
+            # Every fixed part chosen: check lengths, then add the repeating parts.
+            if pd.same_length and len({c.length for c in chosen if c.length}) > 1:
+                return
+            if not repeating:
+                finish(packed, mask, size)
+                return
+            steps = chosen[key_index].length
+            if steps:
+                rec_rep([r for r in range(len(repeating)) for _ in range(steps)], 0, 0,
+                        packed, mask, size)
 
         def rec_rep(slots: list[int], k: int, start: int, packed: int, mask: int,
                     size: int) -> None:
@@ -446,32 +461,25 @@ class MoveGenerator:
                 return
             part = slots[k]
             first = start if k and slots[k - 1] == part else 0
-            for j in range(first, len(rep_opts[part])):
-                p, m, inst = rep_opts[part][j]
+            options = rep_opts[part]
+            for j in range(first, len(options)):
+                p, m, inst, _ = options[j]
                 if size + inst.size > limit or (m & mask if every else
                                                 from_key and m & key_mask):
                     continue
-                if holds(packed + p):
-                    chosen.append(inst)
-                    rec_rep(slots, k + 1, j, packed + p, mask | m, size + inst.size)
-                    chosen.pop()
+                np = packed + p
+                if self._short(np, held) > wild if wild else (cg - np) & g != g:
+                    continue
+                chosen.append(inst)
+                rec_rep(slots, k + 1, j, np, mask | m, size + inst.size)
+                chosen.pop()
 
         def rec_fixed(i: int, packed: int, mask: int, size: int) -> None:
-            nonlocal key_mask
-            if i == len(fixed):
-                if pd.same_length and len({c.length for c in chosen if c.length}) > 1:
-                    return
-                if not repeating:
-                    finish(packed, mask, size)
-                    return
-                steps = chosen[key_index].length
-                if steps:
-                    slots = [r for r in range(len(repeating)) for _ in range(steps)]
-                    rec_rep(slots, 0, 0, packed, mask, size)
-                return
+            nonlocal key_mask, key_packed
+            options = opts[i]
             start = picks[same_as[i]] if same_as[i] is not None else 0
-            for j in range(start, len(opts[i])):
-                p, m, inst = opts[i][j]
+            for j in range(start, len(options)):
+                p, m, inst, _ = options[j]
                 if size + inst.size > limit:
                     continue
                 if every:
@@ -480,18 +488,34 @@ class MoveGenerator:
                 elif from_key and (m & mask if i == key_index else
                                    i > key_index and m & key_mask):
                     continue
-                if not holds(packed + p):
+                np = packed + p
+                if self._short(np, held) > wild if wild else (cg - np) & g != g:
                     continue
                 if i == key_index:
-                    key_mask = m
+                    key_mask, key_packed = m, p
                 chosen.append(inst)
                 picks.append(j)
-                rec_fixed(i + 1, packed + p, mask | m, size + inst.size)
+                if i == last:
+                    complete(np, mask | m, size + inst.size)
+                else:
+                    rec_fixed(i + 1, np, mask | m, size + inst.size)
                 chosen.pop()
                 picks.pop()
 
         rec_fixed(0, 0, 0, 0)
         return out
+
+    def _composite_reading(self, pd: PatternDef, lead: _Instance, size: int) -> Reading:
+        k = (id(pd), id(lead), size)
+        r = self._lead_reading.get(k)
+        if r is None:
+            key = self.matcher.order_key(lead.top, pd.by) if pd.by else lead.key
+            r = self._lead_reading[k] = self._reading(pd, size, key)
+        return r
+
+    def _unpack(self, packed: int) -> list[tuple[int, int]]:
+        return [(r, (packed >> sh) & FIELD_MASK) for r, sh in self._shifts
+                if (packed >> sh) & FIELD_MASK]
 
     def _short(self, packed: int, held: _Held) -> int:
         """How many cards of a demand the hand lacks (wilds must stand in for them)."""
