@@ -186,6 +186,17 @@ def _tree_depth(tree: Tree) -> int:
 
 def parse_expression(text: str) -> ast.Node:
     """Parse one expression, or raise ExpressionSyntaxError with an offset."""
+    if isinstance(text, str):
+        return _parse_text(text)  # the nodes are frozen, so one parse serves every use
+    return _parse_uncached(text)
+
+
+@lru_cache(maxsize=4096)
+def _parse_text(text: str) -> ast.Node:
+    return _parse_uncached(text)
+
+
+def _parse_uncached(text: str) -> ast.Node:
     if not isinstance(text, str):
         raise ExpressionSyntaxError("an expression must be a string", 0, "a quoted expression")
     if len(text) > MAX_EXPRESSION_CHARS:

@@ -208,6 +208,32 @@ def _check_expansion(root: yaml.Node, file: str) -> Problem | None:
     Aliases share node objects, so sizes are memoised per node; a node reached
     again while still open is a recursive alias.
     """
+    if _plain_tree_size(root) <= MAX_NODES:
+        return None  # no node is shared and every value holds fewer nodes than the whole
+    return _expansion_problem(root, file)
+
+
+def _plain_tree_size(root: yaml.Node) -> int:
+    """The node count when no node is reached twice (no alias), else MAX_NODES + 1.
+
+    A cheap first pass: most files have no aliases, and then nothing expands."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen or len(seen) >= MAX_NODES:
+            return MAX_NODES + 1
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                stack.append(k)
+                stack.append(v)
+    return len(seen)
+
+
+def _expansion_problem(root: yaml.Node, file: str) -> Problem | None:
     size: dict[int, int] = {}
     open_nodes: set[int] = set()
     stack: list[tuple[yaml.Node, bool, Path_]] = [(root, False, ())]

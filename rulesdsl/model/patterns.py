@@ -436,10 +436,15 @@ def _candidates(matcher: _RankMatcher, pd: PatternDef, n: int, nat: Counter,
 
 
 def _part_options(matcher: _RankMatcher, part: PatternDef, n: int) -> list[_Instance]:
-    options: list[_Instance] = []
-    for size in range(1, n + 1):
-        options.extend(matcher.instances(part, size))
-    return options
+    """Every instance of one part of at most n cards, as `_part_instances` lists them."""
+    cache: dict[tuple, list[_Instance]] = matcher.hc.__dict__.setdefault("_part_options", {})
+    key = (part.name, id(part), n)
+    if key not in cache:
+        options: list[_Instance] = []
+        for size in range(1, n + 1):
+            options.extend(matcher.instances(part, size))
+        cache[key] = options
+    return cache[key]
 
 
 def _key_index(pd: PatternDef, fixed: list[PatternDef]) -> int:
@@ -503,6 +508,7 @@ def _fitting_part_instances(matcher: _RankMatcher, pd: PatternDef, n: int, nat: 
     cover: Counter = Counter()  # rank -> how many of the wild units may stand for it
     for w in units:
         cover.update(matcher.allowed[w])
+    reachable = frozenset(nat).union(cover)
 
     def coverable(inst: _Instance) -> bool:
         # A part of a fitting instance holds no more of a rank than the naturals and the
@@ -519,9 +525,11 @@ def _fitting_part_instances(matcher: _RankMatcher, pd: PatternDef, n: int, nat: 
     fixed = [p for p in pd.parts if not p.repeat]
     repeating = [p for p in pd.parts if p.repeat]
     key_index = _key_index(pd, fixed)
-    per_part = [[o for o in _part_options(matcher, p, n) if coverable(o)] for p in fixed]
-    rep_options = [[o for o in _part_options(matcher, p, n) if coverable(o)]
-                   for p in repeating]
+    # The rank-set test first: it rules out most options at C speed.
+    per_part = [[o for o in _part_options(matcher, p, n) if o.ranks <= reachable
+                 and coverable(o)] for p in fixed]
+    rep_options = [[o for o in _part_options(matcher, p, n) if o.ranks <= reachable
+                    and coverable(o)] for p in repeating]
     rep_lo = sum(min((o.size for o in opts), default=n + 1) for opts in rep_options)
     rep_hi = sum(max((o.size for o in opts), default=0) for opts in rep_options)
     for combo in itertools.product(*per_part):
