@@ -49,6 +49,11 @@ class ShedGame:
             self.kinds_of_rank.setdefault(nt.card_rank(kind), []).append(kind)
         self._texts: dict[tuple[int, ...], str] = {}
         self._rows: dict[tuple, dict[str, Any]] = {}
+        self._ended: dict[tuple, bool] = {}
+        self._last_readings: dict[tuple, Reading] = {}
+        self._plays: dict[tuple[tuple[int, ...], str | None], Action] = {}
+        self._names = [nt.format_card(k) for k in range(len(ruleset.deck))]
+        self.step = 1 if ruleset.direction == "counter-clockwise" else -1
 
     def lookup(self, name: str, values: dict[str, Any]) -> dict[str, Any]:
         """A table's row for these inputs, remembered (a lookup depends on nothing else)."""
@@ -65,7 +70,8 @@ class ShedGame:
         if out is None:
             if len(self._texts) > 50_000:
                 self._texts.clear()
-            out = self._texts[cards] = nt.format_cards(cards)
+            names = self._names
+            out = self._texts[cards] = " ".join(names[k] for k in cards)
         return out
 
     def new_game(self, seed: int = 0, hands: int | None = 1) -> ShedState:
@@ -113,6 +119,9 @@ class ShedState(EngineState):
         self.log: list[dict[str, Any]] = []
         self.results: list[dict[str, Any]] = []
         self.totals: list[float] = []
+        # The play sampled last, the hand it came from and its reading (not state: a
+        # shortcut for checking that very action when it is applied next).
+        self._sampled: tuple[Action, tuple[int, ...], Reading] | None = None
 
     # ------------------------------------------------------------ the API
 
@@ -128,9 +137,15 @@ class ShedState(EngineState):
             return actions[rng.randrange(len(actions))]
         hand, hp, chosen = self._plays_here()
         if chosen is None:
-            return self._action(hand, hp.entries[rng.randrange(len(hp.entries))])
-        i = rng.randrange(len(chosen) + 1)
-        return PASS if i == 0 else self._action(hand, hp.entries[chosen[i - 1]])
+            entry = hp.entries[rng.randrange(len(hp.entries))]
+        else:
+            i = rng.randrange(len(chosen) + 1)
+            if i == 0:
+                return PASS
+            entry = hp.entries[chosen[i - 1]]
+        act = self._action(hand, entry)
+        self._sampled = (act, tuple(hand), entry.reading)
+        return act
 
     def observation(self, player: int) -> dict[str, Any]:
         g = self.game
@@ -158,14 +173,14 @@ class ShedState(EngineState):
         return [k for k, c in enumerate(counts) for _ in range(c)]
 
     def _next(self, seat: int) -> int:
-        step = 1 if self.game.ruleset.direction == "counter-clockwise" else -1
-        return (seat + step) % self.game.players
+        return (seat + self.game.step) % self.game.players
 
     def _next_active(self, seat: int) -> int | None:
         s = seat
-        for _ in range(self.game.players):
-            s = self._next(s)
-            if sum(self.hands[s]):
+        step, players, hands = self.game.step, self.game.players, self.hands
+        for _ in range(players):
+            s = (s + step) % players
+            if any(hands[s]):
                 return s
         return None
 
@@ -177,14 +192,22 @@ class ShedState(EngineState):
         self.log.append(event)
 
     def _active(self) -> list[int]:
-        return [s for s in range(self.game.players) if sum(self.hands[s])]
+        return [s for s, hand in enumerate(self.hands) if any(hand)]
 
     def _reading_of_last(self) -> Reading | None:
         if self.last is None:
             return None
         last = self.last
-        return Reading(last["pattern"], last["size"], last["key"], None, last["bomb"],
-                       last["bomb_size"], False, last["exclusive"])
+        key = (last["pattern"], last["size"], last["key"], last["bomb"], last["bomb_size"],
+               last["exclusive"])
+        known = self.game._last_readings  # Reading objects are immutable: share them
+        reading = known.get(key)
+        if reading is None:
+            if len(known) > 50_000:
+                known.clear()
+            reading = known[key] = Reading(key[0], key[1], key[2], None, key[3], key[4],
+                                           False, key[5])
+        return reading
 
     # ------------------------------------------------------------ the deal
 
@@ -293,19 +316,23 @@ class ShedState(EngineState):
         """The reading of a held play found among the hand's listed plays (what the full
         check would return), or None when it is not listed here."""
         g = self.game
-        hp = g.moves.hand_plays(self.hands[seat])
-        rank_of = g.moves.rank_of
-        rs = hp.plays.get(tuple(sorted(rank_of[k] for k in act.cards)))
-        if not rs:
-            return None
-        if act.pattern is None:
-            if len(rs) > 1:
-                return None  # must name one
-            reading = rs[0]
+        sampled = self._sampled
+        if sampled is not None and sampled[0] is act and sampled[1] == tuple(self.hands[seat]):
+            reading = sampled[2]
         else:
-            reading = next((r for r in rs if r.pattern == act.pattern), None)
-            if reading is None:
+            hp = g.moves.hand_plays(self.hands[seat])
+            rank_of = g.moves.rank_of
+            rs = hp.plays.get(tuple(sorted(rank_of[k] for k in act.cards)))
+            if not rs:
                 return None
+            if act.pattern is None:
+                if len(rs) > 1:
+                    return None  # must name one
+                reading = rs[0]
+            else:
+                reading = next((r for r in rs if r.pattern == act.pattern), None)
+                if reading is None:
+                    return None
         if self.last is not None and self.last["seat"] != seat:
             prev = self._reading_of_last()
             assert prev is not None
@@ -429,7 +456,14 @@ class ShedState(EngineState):
         return hand, hp, hp.beating(g.hc, prev)
 
     def _action(self, hand: list[int], entry: Entry) -> Action:
-        return Action("play", tuple(sorted(self._pick(hand, entry.play))), entry.name)
+        key = (tuple(sorted(self._pick(hand, entry.play))), entry.name)
+        known = self.game._plays  # Action objects are immutable: share them
+        act = known.get(key)
+        if act is None:
+            if len(known) > 100_000:
+                known.clear()
+            act = known[key] = Action("play", key[0], key[1])
+        return act
 
     def _iter_actions(self) -> Iterator[Action]:
         return iter(self._actions())
@@ -564,11 +598,16 @@ class ShedState(EngineState):
         g = self.game
         if not g.rules.end_tables:
             return False
-        for values in self._side_values():
-            for name in g.rules.end_tables:
-                if g.lookup(name, values)["state"] == "over":
-                    return True
-        return False
+        # The answer depends only on the sides, the captured points and who is out.
+        key = (tuple(map(tuple, self.sides)), tuple(self.captured), tuple(self.out))
+        ended = g._ended.get(key)
+        if ended is None:
+            ended = any(g.lookup(name, values)["state"] == "over"
+                        for values in self._side_values() for name in g.rules.end_tables)
+            if len(g._ended) > 50_000:
+                g._ended.clear()
+            g._ended[key] = ended
+        return ended
 
     def _hand_over(self) -> bool:
         g = self.game
