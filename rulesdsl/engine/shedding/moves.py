@@ -126,6 +126,9 @@ class MoveGenerator:
         for kind, wi in hc.wild_of.items():
             self.wild_rank[nt.card_rank(kind)] = wi
         self.max_size = r.deal["hand_size"] + r.deal.get("kitty", 0)
+        # When every wild may stand for the same ranks, a wild filling needs no matching.
+        allowed = {matcher.allowed[wi] for wi in self.wild_rank.values()}
+        self._uniform: frozenset[int] | None = allowed.pop() if len(allowed) == 1 else None
         # Rank keys in play, their packed-field positions, and each kind's rank.
         self.ranks = sorted(set(matcher.all_ranks) | {nt.card_rank(k) for k in r.kinds()})
         self.shift = {rank: FIELD * i for i, rank in enumerate(self.ranks)}
@@ -315,10 +318,9 @@ class MoveGenerator:
                 yield self.pack(inst.demand), self._reading(pd, inst.size, inst.key)
             return
         for inst in candidates:
-            demand = dict(inst.demand)
-            naturals_max = {r: min(ranks.get(r, 0), c) for r, c in demand.items()}
-            for play, reading in self._fill(pd, inst, demand, naturals_max, held.jokers):
-                yield self._packed_play(play), reading
+            reading = self._reading(pd, inst.size, inst.key)
+            for packed in self._fill(inst, held):
+                yield packed, reading
 
     def _fixed_play(self, pd: PatternDef) -> tuple[int, Reading, list[tuple[int, int]]] | None:
         """A `cards` pattern's play (packed), reading and rank demand, or None when it is
@@ -566,54 +568,54 @@ class MoveGenerator:
 
     # ------------------------------------------------------------ wilds
 
-    def _fill(self, pd, inst, demand, naturals_max, jokers):
-        """Realise one demand: fewer naturals where wilds stand in instead."""
-        order = sorted(demand)
-        joker_total = sum(jokers.values())
-        # d_r: wilds standing at rank r; at least the shortfall of naturals there.
-        low = {r: demand[r] - naturals_max[r] for r in order}
-        spare = joker_total - sum(low.values())
+    def _fill(self, inst: _Instance, held: _Held) -> Iterator[int]:
+        """Realise one demand (packed plays): fewer naturals where wilds stand in instead."""
+        ranks, jokers, shift = held.ranks, held.jokers, self.shift
+        slots: list[tuple[int, int, int, int]] = []  # rank, count, fewest wilds, most extra
+        spare = held.joker_total
+        for r, c in inst.demand:
+            nat = min(ranks.get(r, 0), c)
+            slots.append((r, c, c - nat, nat))
+            spare -= c - nat
         if spare < 0:
             return
-        for extra in _distributions(order, spare, {r: naturals_max[r] for r in order}):
-            deficit = {r: low[r] + extra.get(r, 0) for r in order}
-            wild_needed = sum(deficit.values())
-            naturals = {r: demand[r] - deficit[r] for r in order}
-            # Jokers used as naturals (a pair of little jokers) are not free to stand in.
+        deficit = [0] * len(slots)  # wilds standing at each rank of the demand
+
+        def spread(i: int, spare: int) -> Iterator[int]:
+            if i < len(slots):
+                _, _, low, cap = slots[i]
+                for extra in range(min(cap, spare) + 1):
+                    deficit[i] = low + extra
+                    yield from spread(i + 1, spare - extra)
+                return
+            naturals = 0
             free = dict(jokers)
-            for r, c in naturals.items():
-                if r in free:
-                    free[r] -= c
-                    if free[r] < 0:
-                        break
-            else:
-                for split in _joker_splits(free, wild_needed):
+            for (r, c, _, _), d in zip(slots, deficit):
+                if c > d:
+                    naturals += (c - d) << shift[r]
+                    if r in free:
+                        # Jokers used as naturals (a pair of little jokers) are not free to
+                        # stand in.
+                        free[r] -= c - d
+                        if free[r] < 0:
+                            return
+            stood = [r for (r, _, _, _), d in zip(slots, deficit) if d]
+            uniform = self._uniform is not None and all(r in self._uniform for r in stood)
+            for split in _joker_splits(free, sum(deficit)):
+                if not uniform:
                     units = [self.wild_rank[r] for r, c in split.items() for _ in range(c)]
-                    nat = Counter({r: c for r, c in naturals.items() if c})
+                    nat = Counter({r: c - d for (r, c, _, _), d in zip(slots, deficit) if c > d})
                     if not _fits(inst, nat, units, self.matcher.allowed):
                         continue
-                    cards: Counter = Counter(nat)
-                    for r, c in split.items():
-                        cards[r] += c
-                    yield tuple(sorted(cards.elements())), _make(pd, inst.size, inst.key)
+                yield naturals + sum(c << shift[r] for r, c in split.items())
+
+        yield from spread(0, spare)
 
 
 def _same_part(a: PatternDef, b: PatternDef) -> bool:
     """Two parts that accept exactly the same instances."""
     return (a.shape, a.group, a.run, a.by, a.cards) == (b.shape, b.group, b.run, b.by, b.cards) \
         and a.where is b.where and not a.parts and not b.parts
-
-
-def _distributions(order: list[int], total: int, caps: dict[int, int]) -> Iterator[dict]:
-    """Ways to add up to `total` extra wild slots over ranks (each at most its cap)."""
-    yield {}
-    if total <= 0:
-        return
-    for size in range(1, total + 1):
-        for combo in itertools.combinations_with_replacement(order, size):
-            c = Counter(combo)
-            if all(c[r] <= caps[r] for r in c):
-                yield dict(c)
 
 
 def _joker_splits(free: dict[int, int], need: int) -> Iterator[dict[int, int]]:
