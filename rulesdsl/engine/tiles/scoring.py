@@ -18,6 +18,9 @@ it can be read and keeps the reading with the highest total:
   the formula named in `scoring.totals` for the role, fed `base` and `fan` (and any hand
   value it declares as an input). A player who discarded a wild scores 0.
 - the best reading is the highest total, then a limit hand, then more fan, then more base.
+- a limit hand whose `when` reads nothing of the reading (no sets, tiles, wait, first
+  suit: e.g. three wilds) makes every reading total the cap; no reading can change what
+  anyone pays, so the search stops at its first reading, which is the one explained.
 
 Non-winners (and a "winner" whose tiles hold no complete reading) are scored on partial
 readings: any choice of disjoint pairs, pungs and chows (wilds included) from the
@@ -471,7 +474,8 @@ def _stands_ok(dec: Decomposition, counts: list[int], allowed: frozenset[int]) -
 
 def _shape_readings(counts: list[int], wild_faces: list[int],
                     stands: dict[int, frozenset[int]], sets: int, pairs: int,
-                    set_kinds: Iterable[str]) -> tuple[list[Decomposition], bool] | None:
+                    set_kinds: Iterable[str], limit: int = MAX_READINGS
+                    ) -> tuple[list[Decomposition], bool] | None:
     """Complete readings from the shape module (rulesdsl.engine.tiles.shapes), which
     lets a wild stand for any kind and knows one wild face: its readings are filtered by
     what the wilds stand for. None when it cannot express these wilds."""
@@ -491,22 +495,23 @@ def _shape_readings(counts: list[int], wild_faces: list[int],
     for dec in shape.decompositions(counts, len(wild_faces), 0, wild_kind):
         if _stands_ok(dec, counts, allowed):
             out.append(dec)
-            if len(out) >= MAX_READINGS:
+            if len(out) >= limit:
                 return out, True
     return out, False
 
 
 def find_readings(counts: list[int], wild_faces: list[int], stands: dict[int, frozenset[int]],
-                  sets: int | None, pairs: int | None, chows: bool = True
-                  ) -> tuple[list[Decomposition], bool]:
+                  sets: int | None, pairs: int | None, chows: bool = True,
+                  limit: int = MAX_READINGS) -> tuple[list[Decomposition], bool]:
     """The decomposer the scorer uses: complete readings from the shape module when it
-    is there, partial readings (and any case it cannot express) from the search here."""
+    is there, partial readings (and any case it cannot express) from the search here;
+    at most `limit` of them (the flag says whether the search stopped there)."""
     if sets is not None and pairs is not None:
         kinds = ["chow", "pung"] if chows else ["pung"]
-        found = _shape_readings(counts, wild_faces, stands, sets, pairs, kinds)
+        found = _shape_readings(counts, wild_faces, stands, sets, pairs, kinds, limit)
         if found is not None:
             return found
-    return brute_force_readings(counts, wild_faces, stands, sets, pairs, chows)
+    return brute_force_readings(counts, wild_faces, stands, sets, pairs, chows, limit)
 
 
 # ------------------------------------------------------------------ waits
@@ -690,14 +695,33 @@ class _Scorer:
             count += hit
         return count
 
-    def evaluate(self, dec: Decomposition | None, wait: str | None, held: list[int],
-                 winner: bool) -> tuple[list[ItemScore], list[str], dict[str, Any]]:
+    def fixed_limit(self, held: list[int], winner: bool) -> bool:
+        """Does a limit hand hold whose condition reads nothing of the reading (e.g.
+        "wilds >= 3")? Then every reading totals the cap, and no reading can change
+        what anyone pays."""
+        scope = self._scope(None, None, held, winner)
+        hand_env = Env(scope, self.values, Env(None, self.values))
+        try:
+            for j, item in enumerate(self.items):
+                if (item.limit and item.each is None and item.when is not None
+                        and self._fixed[j][0]
+                        and self._once((winner, "when", j), item.when, hand_env)):
+                    return True
+            for j, lh in enumerate(self.limit_hands):
+                if self._fixed_limits[j] and self._once((winner, "limit", j), lh.when,
+                                                        hand_env):
+                    return True
+        except (EvaluationError, KeyError, TypeError):
+            return False  # evaluate() reports it, on the first reading
+        return False
+
+    def _scope(self, dec: Decomposition | None, wait: str | None, held: list[int],
+               winner: bool) -> dict[str, Any]:
         h = self.hand
         sets = list(h.melds) + list(dec.sets if dec is not None else ())
         tiles = [t for s in sets for t in s.tiles()]
         first = next((t for t in tiles if t < 27), None)
-        set_scopes = [s.as_scope() for s in sets]
-        scope: dict[str, Any] = {
+        return {
             "winner": winner,
             "self_drawn": h.self_drawn and winner,
             "kong_replacement": h.kong_replacement and winner,
@@ -708,11 +732,19 @@ class _Scorer:
             "flowers": len(h.exposed_flowers),
             "seat_wind": h.seat_wind,
             "win_tile": h.win_tile if winner else None,
-            "sets": set_scopes,
+            "sets": [s.as_scope() for s in sets],
             "tiles": tiles,
             "exposed_flowers": list(h.exposed_flowers),
             "first_suit": nt.tile_suit(first) if first is not None else None,
         }
+
+    def evaluate(self, dec: Decomposition | None, wait: str | None, held: list[int],
+                 winner: bool) -> tuple[list[ItemScore], list[str], dict[str, Any]]:
+        h = self.hand
+        scope = self._scope(dec, wait, held, winner)
+        sets = list(h.melds) + list(dec.sets if dec is not None else ())
+        tiles = scope["tiles"]
+        set_scopes = scope["sets"]
         values = self.values
         hand_env = Env(scope, values, Env(None, values))
         zones = {"hand": held, "tiles": tiles, "flowers": list(h.exposed_flowers),
@@ -814,29 +846,38 @@ def score_hand(ruleset: Ruleset, hand: ScoringHand, context: dict[str, Any],
     given = list(decompositions) if decompositions is not None else None
     truncated = False
 
+    # A limit hand whose condition reads nothing of the reading (three wilds, four
+    # flowers …) makes every reading total the cap: the reading cannot change what anyone
+    # pays, so the search stops at the first reading it finds (the one explained).
     role = "winner" if hand.winner else "others"
     candidates: list[Decomposition] = []
     partial = not hand.winner
+    scorer = _Scorer(ruleset, hand, values, role, wilds)
+    capped = False
     if hand.winner:
         if given is not None:
             candidates = given
         elif not stray:
             need = win.get("sets", 4) - len(hand.melds)
+            capped = scorer.fixed_limit(held, winner=True)
             candidates, truncated = find_readings(counts, wild_faces, wilds.stands,
-                                                  need, win.get("pairs", 1), chows)
+                                                  need, win.get("pairs", 1), chows,
+                                                  limit=1 if capped else MAX_READINGS)
         partial = not candidates
     if partial:
+        if hand.winner:
+            # no complete hand: scored as the others are (a limit hand still wins)
+            role = "others"
+            scorer = _Scorer(ruleset, hand, values, role, wilds)
         if given is not None and not hand.winner:
             candidates = given
         else:
+            capped = scorer.fixed_limit(held, winner=False)
             candidates, more = find_readings(counts, wild_faces, wilds.stands, None, None,
-                                             chows)
+                                             chows, limit=1 if capped else MAX_READINGS)
             truncated = truncated or more
         candidates = candidates or [Decomposition(())]
-
-    if partial:
-        role = "others"  # no complete hand: scored as the others are (a limit hand still wins)
-    scorer = _Scorer(ruleset, hand, values, role, wilds)
+    truncated = truncated and not capped  # a capped search stops on purpose
     win_is_wild = hand.win_tile is not None and wilds.wild[hand.win_tile]
     best: tuple | None = None
     best_score: HandScore | None = None
