@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -219,6 +220,7 @@ class EngineState:
         act = Action.parse(action)
         checked = self._check(act)
         self._do(act, checked)
+        self.__dict__.pop("_card_plays", None)
 
     def clone(self) -> Any:
         other = type(self)(self.game)
@@ -237,6 +239,22 @@ class EngineState:
         return isinstance(other, EngineState) and other.to_json() == self.to_json()
 
     __hash__ = None  # type: ignore[assignment]
+
+    def addable(self, partial: tuple[int, ...]) -> set[int]:
+        """Card kinds that, added to `partial`, still grow into a legal action that shows
+        cards (building a play one card at a time). This default reads the listed legal
+        actions; an engine whose actions are too many to list overrides it."""
+        have = Counter(partial)
+        out: set[int] = set()
+        listed = self.__dict__.get("_card_plays")
+        if listed is None:  # one listing per decision, however many cards are added
+            listed = self.__dict__["_card_plays"] = [
+                Counter(a.cards) for a in self._iter_actions()
+                if a.cards and a.kind not in TILE_ACTIONS]
+        for cards in listed:
+            if all(cards[k] >= c for k, c in have.items()):
+                out.update(k for k, c in cards.items() if c > have[k])
+        return out
 
     # -- what each family supplies
 

@@ -30,6 +30,7 @@ from ..multiset import (
     sample_submultiset,
     sample_with_pairs,
 )
+from . import building
 from .plays import (
     Unit,
     arrange_as,
@@ -513,6 +514,10 @@ class TrickState(EngineState):
             yield from self._iter_leads(seat)
             return
         yield from (Action.of("play", self._cards(p)) for p in self._follow(seat).picks())
+
+    def addable(self, partial: tuple[int, ...]) -> set[int]:
+        """Card kinds that keep `partial` on the way to a legal action (building.py)."""
+        return building.addable(self, partial)
 
     def _pairs_required(self, seat: int) -> int:
         """Pairs a follower must show (`follow.shape: pairs`), 0 when the shape is free."""
