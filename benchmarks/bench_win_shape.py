@@ -1,5 +1,7 @@
-"""Microseconds per win-shape check: WinShape.can_win with 0–4 wilds on random hands,
-and the mahjong package's Agari.is_agari on the same wild-free hands (when installed).
+"""Microseconds per win-shape check: WinShape.can_win (34 counts) and
+WinShape.can_win_keys (four group keys, as the engine keeps them per hand) with 0–4 wilds
+on random hands, and the mahjong package's Agari.is_agari on the same wild-free hands
+(when installed).
 
 Run: .venv/bin/python benchmarks/bench_win_shape.py. Each figure is the median of five
 repeats over the same hands; tables are warmed first (as in play, where they persist).
@@ -11,14 +13,22 @@ import random
 import statistics
 import time
 
-from rulesdsl.engine.tiles.shapes import WinShape
+from rulesdsl.engine.tiles.shapes import WinShape, suit_keys
 
 HANDS = 2000
 REPEATS = 5
 
 
 def random_counts(rng: random.Random, size: int) -> list[int]:
-    """Half complete-ish hands (sets plus a pair, cut to size), half random draws."""
+    """Half complete-ish hands (sets plus a pair, cut to size), half random draws; never
+    more than four copies of a kind, as in play."""
+    while True:
+        counts = _draw(rng, size)
+        if max(counts) <= 4:
+            return counts
+
+
+def _draw(rng: random.Random, size: int) -> list[int]:
     if rng.random() < 0.5:
         kinds: list[int] = []
         while len(kinds) < size + 3:
@@ -59,6 +69,12 @@ def main() -> None:
             us = per_call_us(lambda h, s=shape, w=wilds: s.can_win(h, w, 0), hands)
             wins = sum(shape.can_win(h, wilds, 0) for h in hands)
             print(f"  can_win, {wilds} wilds: {us:6.2f} µs   ({wins}/{HANDS} wins)")
+            # Keys as a state holds them (updated as tiles move, so not timed here).
+            keyed = [suit_keys(h) for h in hands]
+            check = shape.can_win_keys
+            us = per_call_us(lambda k, f=check, w=wilds: f(k, w), keyed)
+            assert sum(check(k, wilds) for k in keyed) == wins
+            print(f"  can_win_keys, {wilds} wilds: {us:6.2f} µs")
             if wilds == 0 and sets == 4:
                 try:
                     from mahjong.agari import Agari

@@ -13,6 +13,9 @@ win by the tables, so its work follows the number of distinct answers.
 
 Kongs are declared melds (they count as sets, passed as `melds`), so the concealed part
 only ever reads as chows, pungs and pairs.
+
+`can_win_keys` is the same check on four integer group keys (base-5 counts, `suit_keys`)
+that a running state keeps up to date as tiles move: four int-keyed look-ups.
 """
 
 from __future__ import annotations
@@ -38,6 +41,41 @@ _TABLES: dict[tuple[bool, bool, int], dict[tuple[int, ...], tuple[int, ...]]] = 
 
 def _table(chow: bool, pung: bool, pairs: int) -> dict[tuple[int, ...], tuple[int, ...]]:
     return _TABLES.setdefault((chow, pung, pairs), {})
+
+
+# -- integer group keys ------------------------------------------------------------------
+# A group's counts as one integer, base 5 (a kind has 0–4 copies): 9 digits for a suit, 7
+# for the honors. Moving one tile adds or subtracts a power of five, so a state can keep
+# the four keys of each hand up to date and a win check is four int-keyed look-ups.
+# A key holds counts 0–4 only (a fifth copy would carry into the next digit); counts
+# that may exceed 4 go through can_win.
+
+GROUP = tuple(k // 9 for k in range(KINDS))  # kind -> group (0–2 suits, 3 honors)
+WEIGHT = tuple(5 ** (k % 9) for k in range(KINDS))  # kind -> its digit's value in the key
+_GROUP_SIZE = (9, 9, 9, 7)
+
+# (chows allowed, pungs allowed, max pairs, honors?) -> {int key: keyed row}, where a
+# keyed row is (tiles in the group, min wilds with no pair, extra wilds for one pair,
+# the full row of min wilds for 0..max pairs).
+_KEYED: dict[tuple[bool, bool, int, bool], dict[int, tuple]] = {}
+
+
+def suit_keys(counts: Sequence[int]) -> list[int]:
+    """The four group keys (m, p, s, honors) of 34 tile counts (entries past 33 ignored)."""
+    keys = [0, 0, 0, 0]
+    for k in range(KINDS):
+        c = counts[k]
+        if c:
+            keys[GROUP[k]] += c * WEIGHT[k]
+    return keys
+
+
+def _decode(key: int, size: int) -> tuple[int, ...]:
+    digits = []
+    for _ in range(size):
+        key, d = divmod(key, 5)
+        digits.append(d)
+    return tuple(digits)
 
 
 def _entry(key: tuple[int, ...], table: dict, chow: bool, pung: bool,
@@ -96,7 +134,8 @@ def _entry(key: tuple[int, ...], table: dict, chow: bool, pung: bool,
 class WinShape:
     """`sets` sets and `pairs` pairs, sets drawn from `set_kinds`; built once per ruleset."""
 
-    __slots__ = ("sets", "pairs", "set_kinds", "_chow", "_pung", "_suits", "_honors")
+    __slots__ = ("sets", "pairs", "set_kinds", "_chow", "_pung", "_suits", "_honors",
+                 "_ksuits", "_khonors")
 
     def __init__(self, sets: int, pairs: int, set_kinds: Iterable[str]):
         kinds = frozenset(set_kinds)
@@ -112,6 +151,8 @@ class WinShape:
         self._pung = "pung" in kinds
         self._suits = _table(self._chow, self._pung, pairs)
         self._honors = _table(False, self._pung, pairs)  # honors never chow
+        self._ksuits = _KEYED.setdefault((self._chow, self._pung, pairs, False), {})
+        self._khonors = _KEYED.setdefault((False, self._pung, pairs, True), {})
 
     def __repr__(self) -> str:
         return f"WinShape(sets={self.sets}, pairs={self.pairs}, set_kinds={sorted(self.set_kinds)})"
@@ -149,7 +190,43 @@ class WinShape:
             total = acc[pairs]
         return total if total < NEVER else NEVER
 
+    def _keyed_row(self, key: int, honors: bool) -> tuple:
+        """Fill an int-keyed row on a miss, from the counts table."""
+        counts = _decode(key, 7 if honors else 9)
+        row = self._row(counts, honors)
+        keyed = (sum(counts), row[0], row[1] - row[0] if self.pairs else 0, row)
+        (self._khonors if honors else self._ksuits)[key] = keyed
+        return keyed
+
     # -- the public checks -----------------------------------------------------------
+
+    def can_win_keys(self, keys: Sequence[int], wilds: int, melds: int = 0) -> bool:
+        """can_win on group keys (see suit_keys): the same answer for the same tiles, in
+        four int-keyed look-ups. The engine keeps each hand's keys up to date as tiles
+        move, so its in-play check never rebuilds counts."""
+        ks, kh = self._ksuits, self._khonors
+        a = ks.get(keys[0]) or self._keyed_row(keys[0], False)
+        b = ks.get(keys[1]) or self._keyed_row(keys[1], False)
+        c = ks.get(keys[2]) or self._keyed_row(keys[2], False)
+        d = kh.get(keys[3]) or self._keyed_row(keys[3], True)
+        left = self.sets - melds
+        if (left < 0 or wilds < 0
+                or a[0] + b[0] + c[0] + d[0] + wilds != 3 * left + 2 * self.pairs):
+            return False
+        if self.pairs == 1:
+            need = a[1] + b[1] + c[1] + d[1] + min(a[2], b[2], c[2], d[2])
+        elif self.pairs == 0:
+            need = a[1] + b[1] + c[1] + d[1]
+        else:
+            pairs = self.pairs
+            acc = a[3]
+            for row in (b[3], c[3], d[3]):
+                acc = tuple(min(acc[q] + row[p - q] for q in range(p + 1))
+                            for p in range(pairs + 1))
+            need = acc[pairs]
+        if need > wilds:
+            return False
+        return need == wilds or self._chow or self._pung
 
     def _target(self, melds: int) -> int:
         """Concealed tiles plus wilds that a win needs, or -1 if `melds` is too many."""

@@ -17,10 +17,12 @@ from ...model import notation as nt
 from ...model.ruleset import Ruleset
 from ..base import Action, EngineState, IllegalAction, restore_state
 from .hand import ScoringHand, TileSet
+from .shapes import GROUP, WEIGHT, WinShape, suit_keys
 
 PASS = Action("pass")
 WIN = Action.of("win")
 SUITED_HONOR = 34  # kinds 0..33 take part in sets; 34.. are flowers
+EAST = nt.tile_kind("1z")
 CLAIM_RANK = {"win": 0, "kong": 1, "pung": 2, "chow": 3}
 _CACHE_LIMIT = 200_000  # entries per memo before it is cleared (bounds memory)
 
@@ -38,14 +40,16 @@ class HandSpec:
     """What the turned tile fixes for a hand, as integer tables (built once per turned
     tile and ruleset): which kinds are wild, which are set aside as bonus tiles."""
 
-    __slots__ = ("wild", "bonus", "wild_kinds", "plain_wild_kinds", "stray_kinds",
-                 "bonus_kinds")
+    __slots__ = ("wild", "bonus", "wild_kinds", "plain_wild_kinds", "plain_wild_digits",
+                 "stray_kinds", "bonus_kinds")
 
     def __init__(self, wild: list[bool], bonus: list[bool]):
         self.wild = wild
         self.bonus = bonus
         self.wild_kinds = tuple(k for k, w in enumerate(wild) if w)
         self.plain_wild_kinds = tuple(k for k in self.wild_kinds if k < SUITED_HONOR)
+        # (kind, its group, its weight): to take the wilds out of a hand's group keys
+        self.plain_wild_digits = tuple((k, GROUP[k], WEIGHT[k]) for k in self.plain_wild_kinds)
         # held tiles that are neither wild nor part of a set: they block a win
         self.stray_kinds = tuple(k for k in range(SUITED_HONOR, nt.TILE_KINDS) if not wild[k])
         self.bonus_kinds = tuple(k for k, b in enumerate(bonus) if b)
@@ -60,8 +64,6 @@ class TileGame:
         if ruleset.tiles_play is None or ruleset.win is None:
             raise RulesdslError(f"{ruleset.id} needs play: and win: sections for the tile "
                                 "engine (see docs/language.md)")
-        from .shapes import WinShape
-
         self.ruleset = ruleset
         self.rules = ruleset.tiles_play
         self.players = ruleset.players
@@ -165,6 +167,11 @@ class TileState(EngineState):
         # discard per seat, and the legal actions of the current decision.
         self._claim_memo: tuple[dict[str, int], dict[int, tuple]] | None = None
         self._actions_memo: tuple[tuple, Any, Any, list[Action]] | None = None
+        # Per seat, the group keys (shapes.suit_keys) of the concealed tiles 0–33, wilds
+        # included: (the hands list, per seat (that seat's counts list, keys) or None).
+        # Kept current by _move; rebuilt when a hands list is replaced (deal, restore).
+        self._keys: tuple[list[list[int]], list[tuple[list[int], list[int]] | None]] | None \
+            = None
 
     # ------------------------------------------------------------ the API
 
@@ -243,7 +250,7 @@ class TileState(EngineState):
         offset = (seat - self.dealer) % self.game.players
         if self.game.ruleset.direction != "counter-clockwise":
             offset = (self.dealer - seat) % self.game.players
-        return nt.tile_kind("1z") + offset
+        return EAST + offset
 
     # ------------------------------------------------------------ the deal
 
@@ -305,12 +312,12 @@ class TileState(EngineState):
                 return any_exposed
             for kind in bonus:
                 while self.hands[seat][kind]:
-                    self.hands[seat][kind] -= 1
+                    self._move(seat, kind, -1)
                     self.flowers[seat].append(kind)
                     self._event(type="bonus", seat=seat, tile=nt.format_tile(kind))
                     if self.back > self.front:
                         new = self._draw_back()
-                        self.hands[seat][new] += 1
+                        self._move(seat, new, 1)
                         self.drawn = new
                     any_exposed = True
 
@@ -330,25 +337,67 @@ class TileState(EngineState):
                 plain[k] += c
         return plain, wilds
 
+    def _move(self, seat: int, tile: int, n: int) -> None:
+        """Add n copies of `tile` to the seat's concealed tiles (n < 0 takes them away),
+        keeping that hand's group keys current."""
+        hand = self.hands[seat]
+        hand[tile] += n
+        if tile < SUITED_HONOR:
+            keys = self._keys
+            if keys is not None and keys[0] is self.hands:
+                entry = keys[1][seat]
+                if entry is not None and entry[0] is hand:
+                    entry[1][GROUP[tile]] += n * WEIGHT[tile]
+
+    def _hand_keys(self, seat: int) -> list[int]:
+        """The seat's group keys (tiles 0–33, wilds included), built on first use."""
+        hand = self.hands[seat]
+        keys = self._keys
+        if keys is None or keys[0] is not self.hands:
+            keys = self._keys = (self.hands, [None] * len(self.hands))
+        entry = keys[1][seat]
+        if entry is None or entry[0] is not hand:
+            entry = keys[1][seat] = (hand, suit_keys(hand))
+        return entry[1]
+
     def _can_win(self, seat: int, extra: int | None = None) -> bool:
         hand = self.hands[seat]
         spec = self.game.spec(self.turned)
-        if extra is not None and extra >= SUITED_HONOR and not spec.wild[extra]:
+        wild = spec.wild
+        if extra is not None and extra >= SUITED_HONOR and not wild[extra]:
             return False
-        for k in spec.stray_kinds:
-            if hand[k]:
-                return False  # a bonus tile still held blocks a win (「不明出来不能和牌」)
+        if any(hand[SUITED_HONOR:]):
+            for k in spec.stray_kinds:
+                if hand[k]:
+                    return False  # a bonus tile still held blocks a win (「不明出来不能和牌」)
         wilds = 0
         for k in spec.wild_kinds:
             wilds += hand[k]
+        if extra is not None and not wild[extra] and hand[extra] >= 4:
+            return self._can_win_counts(seat, extra, wilds)  # a fifth copy: no key digit
+        # The hand's group keys without its wilds (and with the extra tile): 4 look-ups.
+        keys = self._hand_keys(seat)
+        if spec.plain_wild_digits or extra is not None:
+            keys = list(keys)
+            for k, group, weight in spec.plain_wild_digits:
+                keys[group] -= hand[k] * weight
+            if extra is not None:
+                if wild[extra]:
+                    wilds += 1
+                else:
+                    keys[GROUP[extra]] += WEIGHT[extra]
+        if self.game.shape.can_win_keys(keys, wilds, len(self.melds[seat])):
+            return True
+        return self._limit_hand_of(seat, wilds) is not None
+
+    def _can_win_counts(self, seat: int, extra: int, wilds: int) -> bool:
+        """_can_win on 34 counts, for a hand the keys cannot hold (five of a kind)."""
+        hand = self.hands[seat]
+        spec = self.game.spec(self.turned)
         plain = hand[:SUITED_HONOR]
         for k in spec.plain_wild_kinds:
             plain[k] = 0
-        if extra is not None:
-            if spec.wild[extra]:
-                wilds += 1
-            else:
-                plain[extra] += 1
+        plain[extra] += 1
         if self.game.shape.can_win(plain, wilds, len(self.melds[seat])):
             return True
         return self._limit_hand_of(seat, wilds) is not None
@@ -540,7 +589,7 @@ class TileState(EngineState):
             return
         if act.kind == "concealed_kong":
             tile = act.cards[0]
-            self.hands[seat][tile] -= 4
+            self._move(seat, tile, -4)
             self.melds[seat].append(["kong", tile, True])
             self._event(type="concealed_kong", seat=seat, tile=nt.format_tile(tile))
             self._replacement(seat, "kong")
@@ -559,7 +608,7 @@ class TileState(EngineState):
             self._complete_added_kong()
             return
         tile = act.cards[0]
-        self.hands[seat][tile] -= 1
+        self._move(seat, tile, -1)
         self.discards[seat].append(tile)
         self.seen.append(tile)
         if self.wild[tile] and self.game.rules.discarded_wild == "forfeit":
@@ -620,7 +669,7 @@ class TileState(EngineState):
             self._settle(seat, discarder, self_drawn=False, win_tile=tile)
             return
         for t in tiles:
-            self.hands[seat][t] -= 1
+            self._move(seat, t, -1)
         if kind == "chow":
             meld_tile = min([tile, *tiles])
         else:
@@ -641,7 +690,7 @@ class TileState(EngineState):
         assert self.kong_tile is not None
         if act.kind == "win":
             owner, tile = self.kong_tile["seat"], self.kong_tile["tile"]
-            self.hands[owner][tile] -= 1
+            self._move(owner, tile, -1)
             self._event(type="win", seat=seat, robbed_kong=True, discarder=owner)
             self._settle(seat, owner, self_drawn=False, win_tile=tile, robbed=True)
             return
@@ -655,7 +704,7 @@ class TileState(EngineState):
     def _complete_added_kong(self) -> None:
         assert self.kong_tile is not None
         seat, tile = self.kong_tile["seat"], self.kong_tile["tile"]
-        self.hands[seat][tile] -= 1
+        self._move(seat, tile, -1)
         for m in self.melds[seat]:
             if m[0] == "pung" and m[1] == tile and not m[2]:
                 m[0] = "kong"
@@ -672,7 +721,7 @@ class TileState(EngineState):
             self._exhausted()
             return
         tile = self._draw_back()
-        self.hands[seat][tile] += 1
+        self._move(seat, tile, 1)
         self.drawn = tile
         self.source = why
         if self._expose_bonus(seat):
@@ -685,7 +734,7 @@ class TileState(EngineState):
             return
         seat = self._next(after)
         tile = self._draw_front()
-        self.hands[seat][tile] += 1
+        self._move(seat, tile, 1)
         self.drawn = tile
         self.source = "wall"
         if self._expose_bonus(seat):
