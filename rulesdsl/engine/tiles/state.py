@@ -23,6 +23,7 @@ PASS = Action("pass")
 WIN = Action.of("win")
 SUITED_HONOR = 34  # kinds 0..33 take part in sets; 34.. are flowers
 EAST = nt.tile_kind("1z")
+TILE_TEXT = tuple(nt.format_tile(k) for k in range(nt.TILE_KINDS))  # for the log
 CLAIM_RANK = {"win": 0, "kong": 1, "pung": 2, "chow": 3}
 _CACHE_LIMIT = 200_000  # entries per memo before it is cleared (bounds memory)
 
@@ -41,7 +42,7 @@ class HandSpec:
     tile and ruleset): which kinds are wild, which are set aside as bonus tiles."""
 
     __slots__ = ("wild", "bonus", "wild_kinds", "plain_wild_kinds", "plain_wild_digits",
-                 "stray_kinds", "bonus_kinds")
+                 "stray_kinds", "bonus_kinds", "discards")
 
     def __init__(self, wild: list[bool], bonus: list[bool]):
         self.wild = wild
@@ -53,6 +54,8 @@ class HandSpec:
         # held tiles that are neither wild nor part of a set: they block a win
         self.stray_kinds = tuple(k for k in range(SUITED_HONOR, nt.TILE_KINDS) if not wild[k])
         self.bonus_kinds = tuple(k for k, b in enumerate(bonus) if b)
+        # per kind, its discard action (None: a bonus tile is set aside, never discarded)
+        self.discards = tuple(None if b else DISCARD[k] for k, b in enumerate(bonus))
 
 
 class TileGame:
@@ -172,6 +175,11 @@ class TileState(EngineState):
         # Kept current by _move; rebuilt when a hands list is replaced (deal, restore).
         self._keys: tuple[list[list[int]], list[tuple[list[int], list[int]] | None]] | None \
             = None
+        # Per seat, limit hands by number of wilds, valid while the seat's melds and
+        # flowers lists, their lengths, _meld_version (bumped when a meld changes in
+        # place), the turned tile and the dealer stay the same.
+        self._limit_memo: dict[int, tuple[tuple, dict[int, str | None]]] = {}
+        self._meld_version = 0
 
     # ------------------------------------------------------------ the API
 
@@ -314,7 +322,7 @@ class TileState(EngineState):
                 while self.hands[seat][kind]:
                     self._move(seat, kind, -1)
                     self.flowers[seat].append(kind)
-                    self._event(type="bonus", seat=seat, tile=nt.format_tile(kind))
+                    self._event(type="bonus", seat=seat, tile=TILE_TEXT[kind])
                     if self.back > self.front:
                         new = self._draw_back()
                         self._move(seat, new, 1)
@@ -409,7 +417,23 @@ class TileState(EngineState):
 
     def _limit_hand_of(self, seat: int, wilds: int) -> str | None:
         """The same, memoised on everything the scope below is built from (the concealed
-        tiles enter it only as the number of wilds)."""
+        tiles enter it only as the number of wilds): per seat while its melds and flowers
+        stay put, then per game."""
+        melds, flowers = self.melds[seat], self.flowers[seat]
+        entry = self._limit_memo.get(seat)
+        if (entry is None or entry[0][0] is not melds or entry[0][1] is not flowers
+                or entry[0][2:] != (len(melds), len(flowers), self._meld_version,
+                                    self.turned, self.dealer)):
+            entry = self._limit_memo[seat] = ((melds, flowers, len(melds), len(flowers),
+                                               self._meld_version, self.turned,
+                                               self.dealer), {})
+        by_wilds = entry[1]
+        if wilds in by_wilds:
+            return by_wilds[wilds]
+        found = by_wilds[wilds] = self._game_limit_hand(seat, wilds)
+        return found
+
+    def _game_limit_hand(self, seat: int, wilds: int) -> str | None:
         key = (self.turned, self._seat_wind(seat), wilds,
                tuple(tuple(m) for m in self.melds[seat]), tuple(self.flowers[seat]))
         cache = self.game._limits
@@ -480,18 +504,17 @@ class TileState(EngineState):
     def _turn_actions(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
         spec = self.game.spec(self.turned)
-        bonus, wild = spec.bonus, spec.wild
+        wild = spec.wild
         out: list[Action] = []
         # 自摸 is winning on a tile you drew yourself: not right after claiming a discard.
-        if self.source != "claim" and self._can_win(seat) and not self.wild_discarded[seat]:
+        if self.source != "claim" and not self.wild_discarded[seat] and self._can_win(seat):
             out.append(WIN)
-        for kind, c in enumerate(hand):
-            if c and not bonus[kind]:
-                out.append(DISCARD[kind])
+        out += [a for c, a in zip(hand, spec.discards) if c and a is not None]
         if self.back - self.front > 0 and self._wall_phase() != "exhausted":
-            for kind in range(SUITED_HONOR):
-                if hand[kind] >= 4 and not wild[kind]:
-                    out.append(CONCEALED_KONG[kind])
+            if max(hand[:SUITED_HONOR]) >= 4:
+                for kind in range(SUITED_HONOR):
+                    if hand[kind] >= 4 and not wild[kind]:
+                        out.append(CONCEALED_KONG[kind])
             for m in self.melds[seat]:
                 if m[0] == "pung" and not m[2] and hand[m[1]] and not wild[m[1]]:
                     out.append(ADDED_KONG[m[1]])
@@ -591,7 +614,7 @@ class TileState(EngineState):
             tile = act.cards[0]
             self._move(seat, tile, -4)
             self.melds[seat].append(["kong", tile, True])
-            self._event(type="concealed_kong", seat=seat, tile=nt.format_tile(tile))
+            self._event(type="concealed_kong", seat=seat, tile=TILE_TEXT[tile])
             self._replacement(seat, "kong")
             return
         if act.kind == "added_kong":
@@ -618,7 +641,7 @@ class TileState(EngineState):
         if phase == "live_tile":
             self.live_discards.append({"seat": seat, "tile": tile,
                                        "live": self.seen.count(tile) == 1})
-        self._event(type="discard", seat=seat, tile=nt.format_tile(tile))
+        self._event(type="discard", seat=seat, tile=TILE_TEXT[tile])
         self.pung_locks[seat] = []  # a new go-around for this player
         self.claims = []
         self.claim_queue = [s for s in self._order_after(seat) if self._claim_options(s)]
@@ -676,7 +699,7 @@ class TileState(EngineState):
             meld_tile = tile
         self.melds[seat].append([kind, meld_tile, False])
         self.seen.extend(tiles)
-        self._event(type=kind, seat=seat, tile=nt.format_tile(meld_tile), discarder=discarder)
+        self._event(type=kind, seat=seat, tile=TILE_TEXT[meld_tile], discarder=discarder)
         self.last_discard = None
         if kind == "kong":
             self._replacement(seat, "kong")
@@ -708,9 +731,10 @@ class TileState(EngineState):
         for m in self.melds[seat]:
             if m[0] == "pung" and m[1] == tile and not m[2]:
                 m[0] = "kong"
+                self._meld_version += 1  # changed in place: the limit memo must see it
                 break
         self.kong_tile = None
-        self._event(type="added_kong", seat=seat, tile=nt.format_tile(tile))
+        self._event(type="added_kong", seat=seat, tile=TILE_TEXT[tile])
         self._replacement(seat, "kong")
 
     def _replacement(self, seat: int, why: str) -> None:
