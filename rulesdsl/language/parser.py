@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import atexit
+import hashlib
+import json
 import os
 from functools import lru_cache
 from pathlib import Path
-
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesdslError
+from ..model import notation
 from ..model.notation import canonical_card_literal
 from ..resources import grammar_path
 from . import ast
+
+if TYPE_CHECKING:
+    from lark import Lark, Tree
+
+# lark (~0.07 s to import) is only imported when a text is not in the per-user tree cache
+# below; `_lark()` returns the names this module uses from it.
 
 MAX_EXPRESSION_CHARS = 2000
 MAX_EXPRESSION_DEPTH = 64
@@ -45,13 +53,21 @@ def _cache_dir() -> Path | None:
 
 
 @lru_cache(maxsize=1)
+def _lark() -> Any:
+    import lark
+    import lark.exceptions
+
+    return lark, lark.exceptions
+
+
+@lru_cache(maxsize=1)
 def _parser() -> Lark:
     # Analysing the grammar costs ~0.1 s per process; Lark can pickle the result. The
     # cache file is keyed by Lark on the grammar text, the options and its own version, so
     # a stale or corrupt file is rebuilt (and failing to read or write it only costs time).
     folder = _cache_dir()
     cache: str | bool = str(folder / "expr-grammar.lark-cache") if folder else False
-    return Lark(
+    return _lark()[0].Lark(
         grammar_path().read_text(encoding="utf-8"),
         parser="lalr",
         maybe_placeholders=True,
@@ -61,72 +77,78 @@ def _parser() -> Lark:
 
 
 def _pos(meta_or_token) -> int:
-    if isinstance(meta_or_token, Token):
-        return meta_or_token.start_pos or 0
+    # A lark Token and a Meta both carry start_pos (None or absent when unknown).
     return getattr(meta_or_token, "start_pos", 0) or 0
 
 
-@v_args(meta=True)
-class ToAst(Transformer):
-    """The one place where parse trees become typed expression nodes."""
+@lru_cache(maxsize=1)
+def _to_ast() -> Any:
+    """The transformer class, defined on first use so that lark is imported lazily."""
+    lark = _lark()[0]
 
-    def number(self, meta, children):
-        return ast.Num(int(children[0]), pos=_pos(meta))
+    @lark.v_args(meta=True)
+    class ToAst(lark.Transformer):
+        """The one place where parse trees become typed expression nodes."""
 
-    def string(self, meta, children):
-        return ast.Str(str(children[0])[1:-1], pos=_pos(meta))
+        def number(self, meta, children):
+            return ast.Num(int(children[0]), pos=_pos(meta))
 
-    def card(self, meta, children):
-        return ast.CardLit(canonical_card_literal(str(children[0])), pos=_pos(meta))
+        def string(self, meta, children):
+            return ast.Str(str(children[0])[1:-1], pos=_pos(meta))
 
-    def tile(self, meta, children):
-        return ast.TileLit(str(children[0]), pos=_pos(meta))
+        def card(self, meta, children):
+            return ast.CardLit(canonical_card_literal(str(children[0])), pos=_pos(meta))
 
-    def name(self, meta, children):
-        return ast.Name(str(children[0]), pos=_pos(meta))
+        def tile(self, meta, children):
+            return ast.TileLit(str(children[0]), pos=_pos(meta))
 
-    def attr(self, meta, children):
-        obj, name = children
-        return ast.Attr(obj, str(name), pos=_pos(name))
+        def name(self, meta, children):
+            return ast.Name(str(children[0]), pos=_pos(meta))
 
-    def call(self, meta, children):
-        func, args = children
-        return ast.Call(str(func), tuple(args or ()), pos=_pos(meta))
+        def attr(self, meta, children):
+            obj, name = children
+            return ast.Attr(obj, str(name), pos=_pos(name))
 
-    def arguments(self, meta, children):
-        return list(children)
+        def call(self, meta, children):
+            func, args = children
+            return ast.Call(str(func), tuple(args or ()), pos=_pos(meta))
 
-    def list_(self, meta, children):
-        return ast.ListExpr(tuple(children[0] or ()), pos=_pos(meta))
+        def arguments(self, meta, children):
+            return list(children)
 
-    def not_(self, meta, children):
-        return ast.Not(children[0], pos=_pos(meta))
+        def list_(self, meta, children):
+            return ast.ListExpr(tuple(children[0] or ()), pos=_pos(meta))
 
-    def neg(self, meta, children):
-        return ast.Neg(children[0], pos=_pos(meta))
+        def not_(self, meta, children):
+            return ast.Not(children[0], pos=_pos(meta))
 
-    def or_(self, meta, children):
-        return ast.BoolOp("or", children[0], children[1], pos=_pos(meta))
+        def neg(self, meta, children):
+            return ast.Neg(children[0], pos=_pos(meta))
 
-    def and_(self, meta, children):
-        return ast.BoolOp("and", children[0], children[1], pos=_pos(meta))
+        def or_(self, meta, children):
+            return ast.BoolOp("or", children[0], children[1], pos=_pos(meta))
 
-    def compare(self, meta, children):
-        left, op, right = children
-        return ast.Compare(str(op), left, right, pos=_pos(op))
+        def and_(self, meta, children):
+            return ast.BoolOp("and", children[0], children[1], pos=_pos(meta))
 
-    def in_(self, meta, children):
-        return ast.Compare("in", children[0], children[1], pos=_pos(meta))
+        def compare(self, meta, children):
+            left, op, right = children
+            return ast.Compare(str(op), left, right, pos=_pos(op))
 
-    def not_in(self, meta, children):
-        return ast.Compare("not in", children[0], children[1], pos=_pos(meta))
+        def in_(self, meta, children):
+            return ast.Compare("in", children[0], children[1], pos=_pos(meta))
 
-    def binop(self, meta, children):
-        left, op, right = children
-        return ast.BinOp(str(op), left, right, pos=_pos(op))
+        def not_in(self, meta, children):
+            return ast.Compare("not in", children[0], children[1], pos=_pos(meta))
 
-    def pow_(self, meta, children):
-        return ast.BinOp("**", children[0], children[1], pos=_pos(meta))
+        def binop(self, meta, children):
+            left, op, right = children
+            return ast.BinOp(str(op), left, right, pos=_pos(op))
+
+        def pow_(self, meta, children):
+            return ast.BinOp("**", children[0], children[1], pos=_pos(meta))
+
+    return ToAst
 
 
 _TERMINAL_NAMES = {
@@ -174,6 +196,7 @@ def _nesting(text: str) -> int:
 
 
 def _tree_depth(tree: Tree) -> int:
+    Tree = _lark()[0].Tree
     best = 0
     stack = [(tree, 1)]
     while stack:
@@ -193,7 +216,15 @@ def parse_expression(text: str) -> ast.Node:
 
 @lru_cache(maxsize=4096)
 def _parse_text(text: str) -> ast.Node:
-    return _parse_uncached(text)
+    trees = _tree_cache()
+    if trees is not None:
+        node = trees.get(text)
+        if node is not None:
+            return node
+    node = _parse_uncached(text)
+    if trees is not None:
+        trees.put(text, node)
+    return node
 
 
 def _parse_uncached(text: str) -> ast.Node:
@@ -210,19 +241,20 @@ def _parse_uncached(text: str) -> ast.Node:
         raise ExpressionSyntaxError(
             f"expression nests more than {MAX_EXPRESSION_DEPTH} brackets deep "
             "(max expression depth)", 0)
+    lark, errors = _lark()
     try:
         tree = _parser().parse(text)
-    except UnexpectedEOF as exc:
+    except errors.UnexpectedEOF as exc:
         raise ExpressionSyntaxError("unexpected end of expression", len(text),
                                     _describe_expected(exc.expected)) from None
-    except UnexpectedToken as exc:
+    except errors.UnexpectedToken as exc:
         if exc.token.type == "$END":
             raise ExpressionSyntaxError("unexpected end of expression", len(text),
                                         _describe_expected(exc.expected)) from None
         raise ExpressionSyntaxError(f"unexpected {exc.token.value!r}",
                                     exc.pos_in_stream or 0,
                                     _describe_expected(exc.expected)) from None
-    except UnexpectedCharacters as exc:
+    except errors.UnexpectedCharacters as exc:
         char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
         if char == "'":
             raise ExpressionSyntaxError("unterminated string", exc.pos_in_stream,
@@ -233,17 +265,120 @@ def _parse_uncached(text: str) -> ast.Node:
                                         "'text' in single quotes") from None
         raise ExpressionSyntaxError(f"unexpected character {char!r}", exc.pos_in_stream) \
             from None
-    except UnexpectedInput as exc:  # pragma: no cover - other lark input errors
+    except errors.UnexpectedInput as exc:  # pragma: no cover - other lark input errors
         raise ExpressionSyntaxError(str(exc).splitlines()[0], getattr(exc, "pos_in_stream", 0)
                                     or 0) from None
     if _tree_depth(tree) > 4 * MAX_EXPRESSION_DEPTH:
         raise ExpressionSyntaxError(
             f"expression nests too deeply (max expression depth {MAX_EXPRESSION_DEPTH})", 0)
-    if isinstance(tree, Token):  # a bare terminal cannot be produced, but be safe
+    if isinstance(tree, lark.Token):  # a bare terminal cannot be produced, but be safe
         raise ExpressionSyntaxError("not an expression", 0)
-    node = ToAst().transform(tree)
+    node = _to_ast()().transform(tree)
     if ast.depth(node) > MAX_EXPRESSION_DEPTH:
         raise ExpressionSyntaxError(
             f"expression nests more than {MAX_EXPRESSION_DEPTH} levels "
             "(max expression depth)", 0)
     return node
+
+
+# ---------------------------------------------------------------- per-user tree cache
+#
+# Parsing needs lark (imported and set up in ~0.1 s) although a rule file's expressions
+# rarely change between runs. Parsed trees are kept as JSON (plain lists, never pickle) in
+# the per-user cache folder, in a file named by a hash of everything that decides a tree:
+# the grammar, this module, the node classes and the card notation. A missing, stale or
+# unreadable file only costs a parse; only texts that parsed without error are kept.
+
+TREE_CACHE_LIMIT = 4096  # texts kept in the file (those used by the last run first)
+
+# Node class → how its fields are stored: "v" a plain value, "n" a node, "ns" nodes.
+_SHAPES: dict[type, tuple[str, ...]] = {
+    ast.Num: ("v",), ast.Str: ("v",), ast.CardLit: ("v",), ast.TileLit: ("v",),
+    ast.Name: ("v",), ast.Attr: ("n", "v"), ast.Call: ("v", "ns"), ast.ListExpr: ("ns",),
+    ast.Not: ("n",), ast.Neg: ("n",), ast.BoolOp: ("v", "n", "n"), ast.BinOp: ("v", "n", "n"),
+    ast.Compare: ("v", "n", "n"),
+}
+_BY_NAME = {cls.__name__: cls for cls in _SHAPES}
+_FIELDS = {cls: tuple(f for f in cls.__dataclass_fields__ if f != "pos") for cls in _SHAPES}
+
+
+def _encode(node: ast.Node) -> list:
+    cls = type(node)
+    out: list = [cls.__name__, node.pos]
+    for how, name in zip(_SHAPES[cls], _FIELDS[cls], strict=True):
+        value = getattr(node, name)
+        out.append(_encode(value) if how == "n" else
+                   [_encode(v) for v in value] if how == "ns" else value)
+    return out
+
+
+def _decode(data: list) -> ast.Node:
+    cls = _BY_NAME[data[0]]
+    args = [_decode(v) if how == "n" else tuple(_decode(x) for x in v) if how == "ns" else v
+            for how, v in zip(_SHAPES[cls], data[2:], strict=True)]
+    return cls(*args, pos=data[1])
+
+
+class _TreeCache:
+    def __init__(self, path: Path):
+        self.path = path
+        self.stored: dict[str, Any] = {}
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(loaded, dict):
+                self.stored = loaded
+        except (OSError, ValueError):
+            pass
+        self.used: dict[str, Any] = {}
+        self.dirty = False
+
+    def get(self, text: str) -> ast.Node | None:
+        data = self.stored.get(text)
+        if data is None:
+            return None
+        try:
+            node = _decode(data)
+        except (KeyError, TypeError, ValueError, IndexError, RecursionError):
+            return None  # not a tree this version wrote: parse instead
+        self.used[text] = data
+        return node
+
+    def put(self, text: str, node: ast.Node) -> None:
+        self.used[text] = _encode(node)
+        self.dirty = True
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        kept = dict(self.used)
+        for text, data in self.stored.items():
+            if len(kept) >= TREE_CACHE_LIMIT:
+                break
+            kept.setdefault(text, data)
+        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        try:
+            tmp.write_text(json.dumps(kept, ensure_ascii=False, separators=(",", ":")),
+                           encoding="utf-8")
+            os.replace(tmp, self.path)
+            for old in self.path.parent.glob("expr-trees-*.json"):
+                if old != self.path:  # trees of an older grammar or parser
+                    old.unlink(missing_ok=True)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+
+
+@lru_cache(maxsize=1)
+def _tree_cache() -> _TreeCache | None:
+    folder = _cache_dir()
+    if folder is None:
+        return None
+    digest = hashlib.sha256()
+    try:
+        for source in (grammar_path(), Path(__file__), Path(ast.__file__),
+                       Path(notation.__file__)):
+            digest.update(source.read_bytes())
+    except OSError:
+        return None  # sources not readable (a frozen install): no cache
+    cache = _TreeCache(folder / f"expr-trees-{digest.hexdigest()[:16]}.json")
+    atexit.register(cache.save)
+    return cache

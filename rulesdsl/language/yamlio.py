@@ -118,20 +118,30 @@ def load_yaml(text: str | bytes, file: str = "<string>") -> Document:
         raise RulesetError([_problem_at(file, None, "file is empty",
                                         expected="a YAML mapping of ruleset keys")])
 
-    depth_problem = _check_depth(text, file)
-    if depth_problem:
-        raise RulesetError([depth_problem])
-
+    # Excessive nesting is reported from the token stream (`_check_depth`), before any
+    # other problem. Re-reading every token costs as much as composing, so it runs only
+    # when it can find something: when composing failed, or when the composed nodes nest
+    # deeper than MAX_DEPTH (the token depth never exceeds the node depth). libyaml's
+    # composer is safe to run first: it stops at its own nesting limit (1000 levels).
+    # The pure-Python composer recurses, so without libyaml the scan still comes first.
+    if _LOADER is yaml.SafeLoader:
+        _raise_depth_problem(text, file)
     try:
         nodes = list(yaml.compose_all(text, Loader=_LOADER))
     except yaml.MarkedYAMLError as exc:
+        _raise_depth_problem(text, file)
         raise RulesetError([_syntax_problem(file, text, exc)]) from None
     except yaml.YAMLError as exc:
+        _raise_depth_problem(text, file)
         raise RulesetError([_problem_at(file, None, f"YAML error: {exc}")]) from None
     except RecursionError:
+        _raise_depth_problem(text, file)
         raise RulesetError([_problem_at(file, None, f"YAML nesting is too deep "
                                         f"(max depth {MAX_DEPTH})")]) from None
     nodes = [n for n in nodes if n is not None]
+    shapes = [_plain_tree_shape(n) for n in nodes]
+    if any(depth > MAX_DEPTH for _, depth in shapes):
+        _raise_depth_problem(text, file)
     if not nodes:
         raise RulesetError([_problem_at(file, None, "file holds no YAML document",
                                         expected="a YAML mapping of ruleset keys")])
@@ -139,7 +149,7 @@ def load_yaml(text: str | bytes, file: str = "<string>") -> Document:
         raise RulesetError([_problem_at(file, nodes[1].start_mark,
                                         "file holds several YAML documents",
                                         expected="exactly one document")])
-    bomb = _check_expansion(nodes[0], file)
+    bomb = _check_expansion(nodes[0], file, shapes[0][0])
     if bomb:
         raise RulesetError([bomb])
     doc = Document(file, None)
@@ -177,6 +187,12 @@ def _syntax_problem(file: str, text: str, exc: yaml.MarkedYAMLError) -> Problem:
     return _problem_at(file, mark, f"YAML syntax error: {message}")
 
 
+def _raise_depth_problem(text: str, file: str) -> None:
+    depth_problem = _check_depth(text, file)
+    if depth_problem:
+        raise RulesetError([depth_problem])
+
+
 def _check_depth(text: str, file: str) -> Problem | None:
     """Reject excessive nesting from the token stream, before any recursion."""
     depth = 0
@@ -202,35 +218,40 @@ def _check_depth(text: str, file: str) -> Problem | None:
     return None
 
 
-def _check_expansion(root: yaml.Node, file: str) -> Problem | None:
+def _check_expansion(root: yaml.Node, file: str, plain_size: int) -> Problem | None:
     """Size of the document once aliases are expanded, without expanding them.
 
     Aliases share node objects, so sizes are memoised per node; a node reached
     again while still open is a recursive alias.
     """
-    if _plain_tree_size(root) <= MAX_NODES:
+    if plain_size <= MAX_NODES:  # from _plain_tree_shape
         return None  # no node is shared and every value holds fewer nodes than the whole
     return _expansion_problem(root, file)
 
 
-def _plain_tree_size(root: yaml.Node) -> int:
-    """The node count when no node is reached twice (no alias), else MAX_NODES + 1.
+def _plain_tree_shape(root: yaml.Node) -> tuple[int, int]:
+    """(node count, nesting depth of collections) when no node is reached twice (no
+    alias), else (MAX_NODES + 1, MAX_NODES + 1).
 
     A cheap first pass: most files have no aliases, and then nothing expands."""
     seen: set[int] = set()
-    stack = [root]
+    deepest = 0
+    stack = [(root, 1)]
     while stack:
-        node = stack.pop()
+        node, depth = stack.pop()
         if id(node) in seen or len(seen) >= MAX_NODES:
-            return MAX_NODES + 1
+            deepest = MAX_NODES + 1
+            break
         seen.add(id(node))
         if isinstance(node, yaml.SequenceNode):
-            stack.extend(node.value)
+            deepest = max(deepest, depth)
+            stack.extend((n, depth + 1) for n in node.value)
         elif isinstance(node, yaml.MappingNode):
+            deepest = max(deepest, depth)
             for k, v in node.value:
-                stack.append(k)
-                stack.append(v)
-    return len(seen)
+                stack.append((k, depth + 1))
+                stack.append((v, depth + 1))
+    return (len(seen), deepest) if deepest <= MAX_NODES else (MAX_NODES + 1, deepest)
 
 
 def _expansion_problem(root: yaml.Node, file: str) -> Problem | None:
@@ -344,11 +365,21 @@ class _Builder:
                 self.problems.append(_problem_at(self.doc.file, node.start_mark,
                                                  "number is too long", path=format_path(path)))
                 return 0
-            return self.constructor.construct_yaml_int(node)
-        if tag == "tag:yaml.org,2002:float":
-            return self.constructor.construct_yaml_float(node)
-        if tag == "tag:yaml.org,2002:bool":
-            return self.constructor.construct_yaml_bool(node)
+        # An explicit tag (`!!int pair`, `!!bool maybe`) hands the constructors text the
+        # resolver never matched: a located problem, not a ValueError or KeyError.
+        try:
+            if tag == "tag:yaml.org,2002:int":
+                return self.constructor.construct_yaml_int(node)
+            if tag == "tag:yaml.org,2002:float":
+                return self.constructor.construct_yaml_float(node)
+            if tag == "tag:yaml.org,2002:bool":
+                return self.constructor.construct_yaml_bool(node)
+        except (ValueError, KeyError, TypeError):
+            kind = tag.replace("tag:yaml.org,2002:", "!!")
+            self.problems.append(_problem_at(
+                self.doc.file, node.start_mark, f"{str(node.value)[:40]!r} is not a valid "
+                f"{kind} value", expected=f"a value of the type {kind} names, or no tag",
+                path=format_path(path)))
         return None
 
     def _mapping(self, node: yaml.MappingNode, path: Path_, depth: int) -> dict:

@@ -40,16 +40,23 @@ def tier_assignment(ruleset: Ruleset, values: dict[str, Any]) \
     """For every card kind: (tier index or None, ladder index, is trump)."""
     size = len(ruleset.deck)
     out: list[tuple[int | None, int, bool]] = [(None, 0, False)] * size
+    trump = ruleset.trump
+    tiers = ruleset.tiers
+    places: dict[str, dict[int, int]] = {}  # ladder name -> rank -> ladder index
     for kind in range(size):
         if not ruleset.deck[kind]:
             continue
         env = Env(kind, values)
-        is_trump = bool(ruleset.trump(env)) if ruleset.trump is not None else False
-        for i, tier in enumerate(ruleset.tiers):
+        is_trump = bool(trump(env)) if trump is not None else False
+        for i, tier in enumerate(tiers):
             if tier.select(env):
                 idx = 0
                 if tier.ladder is not None:
-                    idx = ladder_index(ruleset.ranks[tier.ladder], nt.card_rank(kind))
+                    rank = nt.card_rank(kind)
+                    ladder = places.setdefault(tier.ladder, {})
+                    if rank not in ladder:
+                        ladder[rank] = ladder_index(ruleset.ranks[tier.ladder], rank)
+                    idx = ladder[rank]
                 out[kind] = (i, idx, is_trump)
                 break
         else:
