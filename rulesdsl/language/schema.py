@@ -1,8 +1,13 @@
 """The JSON Schema (draft 2020-12) of rule files.
 
-Built here as data so every key carries a description and examples; `rulesdsl
-schema` prints it for editors (yaml-language-server). The compiler checks the
-meaning of what the schema lets through: expressions, references, examples.
+Built here as data so every key carries a description and, where an author writes a
+value, examples (taken from the bundled rulesets); where the language has a fixed set of
+names the schema lists them as an enum. `rulesdsl schema` prints it for editors
+(yaml-language-server: completion, hover, inline errors). The compiler checks the meaning
+of what the schema lets through: expressions, references, examples.
+
+Some descriptions are also read back by error messages (a missing required key is
+explained with its description), so word those of required keys as "what to write".
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ SCHEMA_ID = "https://rulesdsl.dev/schema/ruleset-1.json"
 
 RANK_TOKENS: list[Any] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, "J", "Q", "K", "A"]
 EXAMPLE_KINDS = ("pattern", "beats", "order", "trump", "points", "table", "formula", "hand")
+ROLES = ["winner", "others"]  # tile scoring: whose hand an item or total is for
+DIRECTIONS = ["counter-clockwise", "clockwise"]
 
 
 def _obj(description: str, properties: dict[str, Any], required: list[str] | None = None,
@@ -31,17 +38,31 @@ def _obj(description: str, properties: dict[str, Any], required: list[str] | Non
     return schema
 
 
-def _s(description: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "string", "description": description, **extra}
+def _s(description: str, *examples: Any, **extra: Any) -> dict[str, Any]:
+    """A string; positional arguments are its examples."""
+    schema: dict[str, Any] = {"type": "string", "description": description, **extra}
+    if examples:
+        schema["examples"] = list(examples)
+    return schema
 
 
 def _int(description: str, minimum: int = 0, maximum: int | None = None,
-         **extra: Any) -> dict[str, Any]:
+         *examples: int, **extra: Any) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "integer", "description": description, "minimum": minimum}
     if maximum is not None:
         schema["maximum"] = maximum
+    if examples:
+        schema["examples"] = list(examples)
     schema.update(extra)
     return schema
+
+
+def _bool(description: str) -> dict[str, Any]:
+    return {"type": "boolean", "description": description}
+
+
+def _enum(description: str, *names: Any) -> dict[str, Any]:
+    return {"enum": list(names), "description": description}
 
 
 def _ref(name: str, description: str | None = None) -> dict[str, Any]:
@@ -60,27 +81,69 @@ EXPR = {
 NAME = {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$",
         "description": "A name: letters, digits and underscores, not starting with a digit."}
 
+
+def _expr(description: str, *examples: Any) -> dict[str, Any]:
+    """An expression with its own description and (real) examples."""
+    return {**EXPR, "description": description, "examples": list(examples or EXPR["examples"])}
+
+
+def _name(description: str, *examples: str) -> dict[str, Any]:
+    """A name (of a pattern, tier, table, formula …) with its own description."""
+    schema = {**NAME, "description": description}
+    if examples:
+        schema["examples"] = list(examples)
+    return schema
+
+
+def _names(description: str, item: str, *examples: list[str], **extra: Any) -> dict[str, Any]:
+    """A list of names."""
+    first = examples[0] if examples else []
+    schema: dict[str, Any] = {"type": "array", "items": _name(item, *first),
+                              "description": description, **extra}
+    if examples:
+        schema["examples"] = list(examples)
+    return schema
+
+
+def _doc(description: str = "A note.",
+         example: str = "「the seed's words」: what this ruleset makes of them.") -> dict[str, Any]:
+    """A free-text note; the example shows the usual form (the seed's words, quoted)."""
+    return _s(description, example)
+
+
+REMOVE = _bool("In a child ruleset (extends): drop the inherited entry of this name.")
+
 RANK = {"description": "A rank: 1 (ace played low), 2-10, J, Q, K, A.",
         "enum": RANK_TOKENS}
 
-COUNT_RANGE = {
-    "description": "A number, or a range {min, max}.",
-    "oneOf": [
-        {"type": "integer", "minimum": 1, "maximum": 64},
-        _obj("A range of counts.", {"min": _int("At least this many.", 1, 64),
-                                    "max": _int("At most this many.", 1, 64)}),
-    ],
-}
+CARD = _s("A card: suit letter (S H D C) then rank (2-10, J, Q, K, A), or BJ / LJ.",
+          "SA", "H10", "BJ")
+CARDS = _s("Cards separated by spaces (suit then rank; BJ, LJ).", "H6 H6 H7 H7", "S3 H3 D3 BJ")
+
+
+def _count_range(description: str, *examples: Any) -> dict[str, Any]:
+    return {
+        "description": description,
+        "examples": list(examples),
+        "oneOf": [
+            _int("Exactly this many.", 1, 64),
+            _obj("A range of counts.", {"min": _int("At least this many.", 1, 64, 2, 4),
+                                        "max": _int("At most this many.", 1, 64, 10, 12)}),
+        ],
+    }
+
 
 SHAPE_PROPS: dict[str, Any] = {
-    "group": {**COUNT_RANGE, "description": "N cards with the same sameness key (n of a kind)."},
+    "group": _count_range("N cards with the same sameness key (n of a kind): a number or "
+                          "{min, max}.", 2, 3, {"min": 4}),
     "run": _obj(
         "Consecutive steps of equal groups: a tractor, consecutive pairs, a straight.",
         {
-            "group": _int("Cards per step (1 straight, 2 pairs, 3 triples).", 1, 16),
-            "length": {**COUNT_RANGE, "description": "Number of steps: exact or {min, max}."},
-            "over": {**NAME, "description": "A ladder in `ranks`; omit to climb the per-hand "
-                                            "`order` of one suit-system (trick games)."},
+            "group": _int("Cards per step (1 straight, 2 pairs, 3 triples).", 1, 16, 1, 2, 3),
+            "length": _count_range("Number of steps: exact or {min, max}.",
+                                   2, {"min": 5, "max": 12}, {"min": 2}),
+            "over": _name("A ladder in `ranks`; omit to climb the per-hand `order` of one "
+                          "suit-system (trick games).", "chain", "run"),
         },
         ["group", "length"],
     ),
@@ -91,9 +154,9 @@ PART = {
     "type": "object",
     "properties": {
         **SHAPE_PROPS,
-        "pattern": {**NAME, "description": "Another pattern's name."},
+        "pattern": _name("Another pattern's name.", "single", "pair"),
         "where": {"description": "Every card standing in this part must satisfy this.",
-                  "type": ["string", "boolean", "integer"]},
+                  "type": ["string", "boolean", "integer"], "examples": ["rank == A"]},
         "repeat": {"enum": ["per_step"],
                    "description": "This part appears once per step of the key part's run "
                                   "(an airplane's wings: one kicker per triple)."},
@@ -104,38 +167,34 @@ PART = {
 PATTERN = _obj(
     "A combination pattern. Exactly one of group, run, parts, cards.",
     {
-        "name": {**NAME, "description": "The pattern's name, used by examples and engines."},
+        "name": _name("The pattern's name, used by examples and engines.",
+                      "pair", "tractor", "trio_with_pair", "bomb"),
         **SHAPE_PROPS,
         "parts": {"type": "array", "items": PART, "minItems": 2, "maxItems": 8,
                   "description": "A composite: triple with pair, butterfly."},
         "cards": _s("Exactly these cards (special bombs, the rocket).",
-                    examples=["LJ LJ LJ LJ"]),
-        "key": _int("For composites: the part whose key ranks the whole.", 0, 7),
-        "same_length": {"type": "boolean",
-                        "description": "For composites: runs among the parts are equally long."},
+                    "LJ BJ", "LJ LJ LJ LJ"),
+        "key": _int("For composites: the part whose key ranks the whole.", 0, 7, 0),
+        "same_length": _bool("For composites: runs among the parts are equally long."),
         "distinct": {"enum": [True, False, "key"],
                      "description": "For composites: true, no two parts share a rank; key, "
                                     "no other part shares a rank with the key part."},
-        "bomb_free": {"type": "boolean",
-                      "description": "For composites: the parts other than the key part, taken "
-                                     "together, hold no bomb (no set of their cards reads as a "
-                                     "bomb pattern): kickers may not hide a bomb."},
-        "maximal": {"type": "boolean",
-                    "description": "For composites whose key part is a run: no rank just "
-                                   "beyond either end of the run, on its ladder, appears in "
-                                   "the play as often as a step of the run (the other parts "
-                                   "may not lengthen it)."},
-        "where": {**EXPR, "description": "Every natural card of the play must satisfy this."},
-        "by": {**NAME, "description": "The ladder ranking the key (default: the order)."},
-        "bomb": {"type": "boolean", "description": "A bomb beats every non-bomb."},
-        "counts_as_size": _int("A bomb that ranks as a bomb of this many cards.", 1, 64),
-        "exclusive": {"type": "boolean",
-                      "description": "If cards can be read as this pattern, they cannot be read "
-                                     "as a non-exclusive one."},
-        "enabled": {**EXPR, "description": "Whether the pattern is in play: an expression "
-                                           "over options (default true).",
-                    "examples": ["allow_full_house"]},
-        "doc": _s("What the pattern is, with the seed's words."),
+        "bomb_free": _bool("For composites: the parts other than the key part, taken "
+                           "together, hold no bomb (no set of their cards reads as a "
+                           "bomb pattern): kickers may not hide a bomb."),
+        "maximal": _bool("For composites whose key part is a run: no rank just beyond "
+                         "either end of the run, on its ladder, appears in the play as often "
+                         "as a step of the run (the other parts may not lengthen it)."),
+        "where": _expr("Every natural card of the play must satisfy this.",
+                       "rank == A", "not is_joker"),
+        "by": _name("The ladder ranking the key (default: the order).", "run", "bomb"),
+        "bomb": _bool("A bomb beats every non-bomb."),
+        "counts_as_size": _int("A bomb that ranks as a bomb of this many cards.", 1, 64, 5, 8),
+        "exclusive": _bool("If cards can be read as this pattern, they cannot be read as a "
+                           "non-exclusive one."),
+        "enabled": _expr("Whether the pattern is in play: an expression over options "
+                         "(default true).", "allow_full_house", "four_jokers == 'top_bomb'"),
+        "doc": _s("What the pattern is, with the seed's words.", "「3带2」: a trio with a pair."),
         "remove": {"type": "boolean", "description": "In a child ruleset: drop this pattern."},
     },
     ["name"],
@@ -144,11 +203,12 @@ PATTERN = _obj(
 TIER = _obj(
     "One tier of the per-hand order: the first tier whose select holds places the card.",
     {
-        "name": {**NAME, "description": "Tier name (referenced by alternates)."},
-        "select": {**EXPR, "description": "Which cards this tier takes."},
-        "by": {**NAME, "description": "A ladder in `ranks` ordering the tier's cards; "
-                                      "omit to make them equal."},
-        "doc": _s("A note on the tier."),
+        "name": _name("Tier name (referenced by alternates).", "big_joker", "trump_suit",
+                      "plain"),
+        "select": _expr("Which cards this tier takes.", "card == BJ", "suit == trump", "true"),
+        "by": _name("A ladder in `ranks` ordering the tier's cards; omit to make them equal.",
+                    "natural", "single"),
+        "doc": _doc("A note on the tier."),
         "remove": {"type": "boolean", "description": "In a child ruleset: drop this tier."},
     },
     ["select"],
@@ -157,15 +217,16 @@ TIER = _obj(
 ALTERNATE = _obj(
     "Another identity a card may take in some patterns (下放, demotion).",
     {
-        "name": NAME,
-        "select": {**EXPR, "description": "Cards that may take the alternate identity."},
-        "rank": {**EXPR, "description": "The rank it plays as (default: its own)."},
-        "tiers": {"type": "array", "items": NAME, "minItems": 1,
-                  "description": "Tiers (by name) that may place the demoted card."},
-        "patterns": {"type": "array", "items": NAME, "minItems": 1,
-                     "description": "Patterns in which the alternate may be used."},
-        "doc": _s("A note."),
-        "remove": {"type": "boolean"},
+        "name": _name("The alternate's name.", "level_demotion", "counselor_demotion"),
+        "select": _expr("Cards that may take the alternate identity.", "level_card",
+                        "counselor"),
+        "rank": _expr("The rank it plays as (default: its own).", "1"),
+        "tiers": _names("Tiers (by name) that may place the demoted card.", "A tier's name.",
+                        ["trump_suit", "plain"], minItems=1),
+        "patterns": _names("Patterns in which the alternate may be used.",
+                           "A pattern's name.", ["tractor", "triple_tractor"], minItems=1),
+        "doc": _doc(),
+        "remove": REMOVE,
     },
     ["name", "select", "tiers", "patterns"],
 )
@@ -173,48 +234,73 @@ ALTERNATE = _obj(
 WILD = _obj(
     "Wild cards or tiles (财神, 得).",
     {
-        "name": NAME,
-        "select": {**EXPR, "description": "Which cards or tiles are wild."},
-        "stands_for": {**EXPR, "description": "What a wild may stand for."},
-        "doc": _s("A note."),
-        "remove": {"type": "boolean"},
+        "name": _name("The wild's name.", "jokers", "turned"),
+        "select": _expr("Which cards or tiles are wild.", "card == BJ", "wild"),
+        "stands_for": _expr("What a wild may stand for.", "not is_joker",
+                            "not is_flower and not special"),
+        "doc": _doc(),
+        "remove": REMOVE,
     },
     ["select"],
 )
 
+SCALAR = ["integer", "number", "boolean", "string"]
+
 OPTION = _obj(
     "A named choice where the seed is silent, cut off or contradictory.",
     {
-        "default": {"type": ["integer", "number", "boolean", "string"],
-                    "description": "The value used unless a variant overrides it."},
-        "choices": {"type": "array", "items": {"type": ["integer", "number", "boolean",
-                                                         "string"]},
-                    "description": "The values players could reasonably choose."},
-        "doc": _s("Why this is a choice, citing the seed passage."),
+        "default": {"type": SCALAR,
+                    "description": "The value used unless a variant overrides it.",
+                    "examples": [False, 120, "wild"]},
+        "choices": {"type": "array",
+                    "items": {"type": SCALAR, "description": "A value players could choose.",
+                              "examples": [True, 150, "top_bomb"]},
+                    "description": "The values players could reasonably choose.",
+                    "examples": [[False, True], [120, 150], ["wild", "top_bomb"]]},
+        "doc": _s("Why this is a choice, citing the seed passage.",
+                  "「炸弹（4带1）」: false = a bomb needs its extra card; true = four of a "
+                  "kind alone is also a bomb."),
     },
     ["default"],
 )
 
+TABLE_WORDS = {"type": "array", "minItems": 1,
+               "items": {"type": "string", "description": "A word rows may give.",
+                         "examples": ["defenders", "over"]},
+               "description": "The words rows may give."}
+
 TABLE = _obj(
     "A first-match lookup table.",
     {
-        "input": {"type": "array", "items": NAME, "description": "Names the rows may use."},
+        "input": _names("Names the rows may use.", "An input name.", ["points"],
+                        ["place", "own", "last_captured"], ["tiles_left"]),
         "output": {
             "type": "object",
             "description": "Output fields: `int` (rows give an expression) or a list of words.",
             "additionalProperties": {
-                "oneOf": [{"const": "int"}, {"const": "bool"},
-                          {"type": "array", "items": {"type": "string"}, "minItems": 1}]
+                "description": "An output field: int, bool, or the list of words it may be.",
+                "examples": ["int", ["dealer", "defenders", "none"], ["over", "playing"]],
+                "oneOf": [{"const": "int", "description": "Rows give a number (an expression)."},
+                          {"const": "bool", "description": "Rows give true or false."},
+                          TABLE_WORDS],
             },
         },
         "rows": {
             "type": "array",
             "minItems": 1,
             "description": "Rows, first match wins. Each has `when` and the output fields.",
-            "items": {"type": "object", "properties": {"when": EXPR},
-                      "additionalProperties": {"type": ["string", "integer", "boolean"]}},
+            "items": {"type": "object",
+                      "description": "A row: `when` and a value for every output field.",
+                      "properties": {"when": _expr("When this row applies (the first row that "
+                                                   "holds wins).", "points >= 120", "true")},
+                      "additionalProperties": {
+                          "type": ["string", "integer", "boolean"],
+                          "description": "An output field's value: a word, or an expression "
+                                         "for an int field.",
+                          "examples": ["defenders", "min(13, (points - 120) // 10)", 0]}},
         },
-        "doc": _s("What the table decides, citing the seed."),
+        "doc": _s("What the table decides, citing the seed.",
+                  "「闲家抓分对应的升级」: defenders' points to levels."),
     },
     ["input", "output", "rows"],
 )
@@ -222,9 +308,11 @@ TABLE = _obj(
 FORMULA = _obj(
     "A named formula over its inputs.",
     {
-        "input": {"type": "array", "items": NAME},
-        "expr": EXPR,
-        "doc": _s("A note."),
+        "input": _names("Names the expression may use.", "An input name.", ["kitty_points"],
+                        ["cards_left", "base"]),
+        "expr": _expr("The formula's value.", "kitty_points * 2",
+                      "cards_left * base * if(cards_left == 16, 2, 1)"),
+        "doc": _doc(),
     },
     ["input", "expr"],
 )
@@ -232,20 +320,25 @@ FORMULA = _obj(
 SCORING_ITEM = _obj(
     "A scoring item (tiles family): base points or fan.",
     {
-        "name": NAME,
+        "name": _name("The item's name (shown in a hand's score).", "pung_major",
+                      "self_drawn_win"),
         "kind": {"enum": ["base", "fan"], "description": "base points (和) or fan (番)."},
-        "for": {"type": "array", "items": {"enum": ["winner", "others"]}, "minItems": 1,
-                "description": "Whose hands the item scores."},
+        "for": {"type": "array", "minItems": 1,
+                "items": _enum("winner: the winning hand; others: the other hands.", *ROLES),
+                "description": "Whose hands the item scores.",
+                "examples": [["winner"], ["winner", "others"]]},
         "each": {"enum": ["set", "tile"], "description": "Count once per set or tile."},
         "zone": {"enum": ["hand", "flowers", "exposed_flowers", "tiles"],
                  "description": "For each: tile, which tiles."},
-        "where": {**EXPR, "description": "For each: the condition on a set or tile."},
-        "when": {**EXPR, "description": "A condition on the whole hand."},
-        "points": _int("Base points per occurrence.", 0, 100000),
-        "fan": _int("Fan per occurrence.", 0, 64),
+        "where": _expr("For each: the condition on a set or tile.",
+                       "kind == pair and tile.is_dragon",
+                       "kind == pung and not concealed and (tile.is_honor or tile.is_terminal)"),
+        "when": _expr("A condition on the whole hand.", "self_drawn", "wait == edge"),
+        "points": _int("Base points per occurrence.", 0, 100000, 2, 4, 8),
+        "fan": _int("Fan per occurrence.", 0, 64, 1, 4),
         "limit": {"type": "boolean", "description": "The item makes a limit hand."},
-        "doc": _s("The seed's words."),
-        "remove": {"type": "boolean"},
+        "doc": _doc("The seed's words."),
+        "remove": REMOVE,
     },
     ["name", "kind", "for"],
 )
@@ -255,37 +348,56 @@ EXAMPLE = {
     "description": "An executable example. Exactly one kind key: "
                    + ", ".join(EXAMPLE_KINDS) + ".",
     "properties": {
-        "pattern": _s("Cards whose readings are asserted.", examples=["H6 H6 H7 H7"]),
-        "beats": _s("A play asserted to beat (or not) the `over` play."),
-        "over": _s("The led or previous play."),
-        "as": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 2,
-               "description": "Readings (pattern names) of the two plays."},
-        "order": _s("Single-card order, e.g. 'H5 > BJ > LJ > C2 = D2'."),
-        "trump": _s("Cards asserted to be (or not be) trumps."),
-        "points": _s("Cards whose points are asserted."),
-        "table": {**NAME, "description": "A table to look up."},
-        "formula": {**NAME, "description": "A formula to evaluate."},
-        "hand": _s("A mahjong hand (Tenhou notation), evaluated by the tile engine."),
+        "pattern": _s("Cards whose readings are asserted.", "H6 H6 H7 H7", "S3 H3 D3 BJ"),
+        "beats": _s("A play asserted to beat (or not) the `over` play.", "S2 H2", "BJ"),
+        "over": _s("The led or previous play.", "SA HA", "S3 H3 D3 S2"),
+        "as": {"type": "array", "items": _name("A pattern's name.", "bomb"), "minItems": 2,
+               "maxItems": 2, "description": "Readings (pattern names) of the two plays.",
+               "examples": [["bomb", "four_big_jokers"]]},
+        "order": _s("Single-card order, e.g. 'H5 > BJ > LJ > C2 = D2'.",
+                    "H5 > BJ > LJ > C2 = D2", "HA = CA = DA"),
+        "trump": _s("Cards asserted to be (or not be) trumps.", "H5 D5 BJ LJ", "S3 C3"),
+        "points": _s("Cards whose points are asserted.", "H5 HK S10"),
+        "table": _name("A table to look up.", "result", "payout"),
+        "formula": _name("A formula to evaluate.", "kitty_capture", "loser_pays"),
+        "hand": _s("A mahjong hand (Tenhou notation), evaluated by the tile engine.",
+                   "13p456m789m234s567s11z"),
         "input": {"type": "object", "description": "Inputs of a table or formula, or of a hand.",
-                  "additionalProperties": {"type": ["integer", "boolean", "string"]}},
-        "melds": {"type": "array", "items": {"type": "string"},
-                  "description": "Exposed melds of a hand, e.g. ['p:555z', 'k:1111m']."},
-        "win_tile": _s("The winning tile."),
-        "self_drawn": {"type": "boolean"},
-        "seat_wind": _s("The seat wind tile (1z-4z)."),
-        "flowers": _s("Exposed flowers and specials."),
-        "kong_replacement": {"type": "boolean"},
-        "flower_replacement": {"type": "boolean"},
-        "robbed_kong": {"type": "boolean"},
-        "winner": {"type": "boolean"},
-        "expect": {"description": "What is asserted."},
+                  "additionalProperties": {"type": ["integer", "boolean", "string"],
+                                           "description": "An input's value.",
+                                           "examples": [135, 16, True]}},
+        "melds": {"type": "array",
+                  "items": _s("A meld: c: chow, p: pung, k: kong, ck: concealed kong, then "
+                              "its tiles.", "p:555z", "c:123m", "ck:1111m"),
+                  "description": "Exposed melds of a hand, e.g. ['p:555z', 'k:1111m'].",
+                  "examples": [["p:555z", "k:1111m"]]},
+        "win_tile": _s("The winning tile.", "5p", "2p"),
+        "self_drawn": _bool("The winning tile was drawn, not claimed."),
+        "seat_wind": _s("The seat wind tile (1z-4z).", "1z", "2z"),
+        "flowers": _s("Exposed flowers and specials.", "1f5z", "1f2f"),
+        "kong_replacement": _bool("The winning tile replaced a kong."),
+        "flower_replacement": _bool("The winning tile replaced a flower."),
+        "robbed_kong": _bool("The win robs a kong (抢杠)."),
+        "winner": _bool("Score the hand as the winner's (default: true when win_tile is "
+                        "given)."),
+        "expect": {"description": "What is asserted: true/false, a pattern name or list of "
+                                  "names, a number, or a mapping of table outputs or hand "
+                                  "results.",
+                   "examples": [True, "pair", 25, {"side": "defenders", "levels": 1},
+                                {"wins": True, "items": ["self_drawn_win", "no_wild"]}]},
         "context": {"type": "object", "description": "Per-hand context values.",
-                    "additionalProperties": {"type": ["string", "integer"]}},
+                    "additionalProperties": {"type": ["string", "integer"],
+                                             "description": "A context value: a suit, rank, "
+                                                            "tile or number.",
+                                             "examples": ["S", 7, "5z"]}},
         "options": {"type": "object", "description": "Option values for this example only.",
-                    "additionalProperties": {"type": ["string", "integer", "boolean"]}},
-        "cite": _s("The seed passage this example comes from."),
-        "note": _s("A note."),
-        "name": _s("A name for the example."),
+                    "additionalProperties": {"type": ["string", "integer", "boolean"],
+                                             "description": "An option's value (one of its "
+                                                            "choices).",
+                                             "examples": [True, 150, "top_bomb"]}},
+        "cite": _s("The seed passage this example comes from.", "牌的大小顺序：2 > A > K"),
+        "note": _s("A note.", "The two jokers are the rocket, never a pair."),
+        "name": _s("A name for the example.", "rocket beats a bomb"),
     },
     "additionalProperties": False,
 }
@@ -296,7 +408,240 @@ LADDER = {
     "minItems": 1,
     "maxItems": 64,
     "description": "Ranks, lowest first. 1 is the ace played low.",
+    "examples": [[3, 4, 5, 6, 7, 8, 9, 10, "J", "Q", "K", "A", 2],
+                 [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, "J", "Q", "K", "A"]],
 }
+
+PLAYERS = _obj(
+    "Who plays.",
+    {
+        "count": {"description": "Players: a number or the allowed numbers.",
+                  "examples": [4, 3, [2, 3]],
+                  "oneOf": [_int("Players.", 1, 8),
+                            {"type": "array", "items": _int("Players.", 1, 8, 2, 3),
+                             "minItems": 1}]},
+        "direction": _enum("Turn direction (the seeds play counter-clockwise).", *DIRECTIONS),
+        "teams": {"description": "opposite, none, or lists of seats.",
+                  "examples": ["opposite", "none", [[0, 2], [1, 3]]],
+                  "oneOf": [_enum("opposite: partners sit opposite (seats 0, 2, … against "
+                                  "1, 3, …); none: everyone plays alone.", "opposite", "none"),
+                            {"type": "array", "items": {
+                                "type": "array", "description": "A team: its seats.",
+                                "examples": [[0, 2], [1, 3, 4]],
+                                "items": _int("Seat (0 is the first player).", 0, 7, 0, 2)}}]},
+    },
+    ["count"],
+)
+
+DECLARE = _obj(
+    "Declaring trump during the deal by showing cards (叫主, 反主).",
+    {
+        "select": _expr("Cards that may be shown (usually level cards).", "level_card"),
+        "max": _int("Most identical cards shown at once.", 1, 8, 2, 3),
+        "overcall_min": _int("Fewest cards that overcall.", 1, 8, 2),
+        "overcall": _enum("more: more cards overcall; more_or_higher_suit: also as many "
+                          "cards of a higher suit.", "more", "more_or_higher_suit"),
+        "suit_order": {"type": "array",
+                       "items": _enum("A suit letter.", "S", "H", "D", "C"),
+                       "minItems": 4, "maxItems": 4, "uniqueItems": True,
+                       "description": "Suits low to high, for ties.",
+                       "examples": [["D", "C", "H", "S"]]},
+        "reinforce": _bool("A declarer may add cards (加固)."),
+        "self_overcall": _bool("A declarer may overcall themselves in another suit."),
+        "fallback": _enum("When nobody declares.", "turn_up_kitty", "random_suit"),
+        "doc": _doc("The seed's words."),
+    },
+    ["select"],
+)
+
+SHED_ENDS = {
+    "type": "array", "minItems": 1,
+    "items": {"description": "one_left, team_out, or {table: NAME}.",
+              "oneOf": [_enum("one_left: one player is left with cards; team_out: a whole "
+                              "team is out.", "one_left", "team_out"),
+                        _obj("A table checked for each side after every play and round: "
+                             "inputs from points, opp_points, out, opp_out; output state: "
+                             "over or playing.",
+                             {"table": _name("The ending table.", "ending")}, ["table"])]},
+    "description": "Shedding: the hand ends when one player is left with cards, when a "
+                   "whole team is out, or when a table says so.",
+    "examples": [["one_left"], ["one_left", "team_out"], [{"table": "ending"}]],
+}
+
+AUCTION = _obj(
+    "Shedding: bidding for the deal (叫牌). The highest bidder is the dealer, takes the "
+    "kitty and leads.",
+    {"bids": {"type": "array", "items": _int("A bid.", 1, 1000000, 5, 10),
+              "minItems": 1, "description": "The bids, lowest first.",
+              "examples": [[1, 2, 3], [5, 10, 15, 20]]},
+     "direction": _enum("The bidding order.", *DIRECTIONS),
+     "opener": _enum("Who bids first.", "random"),
+     "must_raise": _expr("When true for the bidder, they must bid one step up (names: bid, "
+                         "round, hand).",
+                         "round == 1 and bid < 10 and count(hand, is_joker) >= 2"),
+     "default_bid": _int("If nobody bids: the opener deals at this bid.", 0, 1000000, 1, 5),
+     "doc": _doc("The seed's words.")},
+    ["bids"],
+)
+
+SETTLE = _obj(
+    "Shedding: scoring a finished hand.",
+    {"seat_score": _name("A table (output score) or formula per seat over place, own, "
+                         "in_hand, cards_left, last_captured, last_in_hand, early, players.",
+                         "finish_score"),
+     "team_result": _name("A table per team over points, first_out: outcome win, draw or "
+                          "lose.", "result"),
+     "payment": _name("A formula: what each player who is not first out pays the first out "
+                      "(inputs cards_left, base, place, in_hand).", "loser_pays"),
+     "base": _int("The base stake per unit.", 0, 1000000, 1),
+     "side_payout": _name("A table over bid: dealer_side_win (what the dealer side gains, paid "
+                          "by the defenders equally) and defender_side_win (what each defender "
+                          "gains, paid by the dealer side). The side of the first player out "
+                          "wins.", "payout"),
+     "doc": _doc("The seed's words.")},
+)
+
+PLAY = _obj(
+    "How a hand is played: the trick family's declare/kitty/follow/throw/captures/result, "
+    "or the shedding family's lead, takeover, ends, settle.",
+    {
+        "declare": DECLARE,
+        "first_dealer": _enum("Who deals the first hand.", "declarer", "random"),
+        "kitty": _obj(
+            "The kitty at the end of the hand.",
+            {"capture": _name("A formula: the points the defenders add when they win the last "
+                              "trick; inputs from kitty_points, last_size, last_units, "
+                              "last_group.", "kitty_capture"),
+             "doc": _doc("The seed's words.")},
+        ),
+        "follow": _obj(
+            "Following the led suit-system.",
+            {"shape": _enum("ignore: any cards of the led suit-system (「对牌型无要求」); "
+                            "pairs: as many pairs as the lead holds, when you have them (升级).",
+                            "ignore", "pairs"),
+             "doc": _s("The seed's words.", "「对牌型无要求」")},
+        ),
+        "throw": _obj(
+            "Throws (甩牌): several combinations of one suit-system at once.",
+            {"allowed": _enum("Where throws are allowed: plain: in plain suits only; any: "
+                              "trumps too; none: never.", "plain", "any", "none"),
+             "failure": _enum("What is played when a throw fails.", "smallest_card",
+                              "smallest_unit"),
+             "penalty": _int("Points a failed throw moves to or from the defenders.", 0, 1000,
+                             10),
+             "doc": _doc("The seed's words.")},
+        ),
+        "captures": {"type": "array", "description": "Opponents' cards counted when captured "
+                     "in a trick (红五, 方五).",
+                     "items": _obj("A captured card kind.",
+                                   {"name": _name("The kind's name (result inputs are named "
+                                                  "after it).", "red", "diamond"),
+                                    "select": _expr("Which cards count.", "red_five"),
+                                    "doc": _doc()},
+                                   ["name", "select"])},
+        "first_lead": _enum("Shedding: who leads the first hand (holder: of the first of "
+                            "`holder` cards).", "random", "holder", "dealer"),
+        "then_lead": _enum("Shedding: who leads later hands.", "first_out", "random", "holder",
+                           "dealer"),
+        "holder": {"type": "array", "minItems": 1,
+                   "items": {**CARD, "description": "A card whose holder leads."},
+                   "description": "Shedding: cards whose holder leads, in order "
+                                  "(关牌: S3, S4, S5 …).",
+                   "examples": [["S3", "S4", "S5"]]},
+        "takeover": _enum("Shedding (接风): when a player goes out and all pass, their next "
+                          "player leads.", "next_player", "none"),
+        "ends": SHED_ENDS,
+        "secured": _name("Shedding: a formula giving a side's secured points from "
+                         "finished_captured, unfinished_captured, has_first (default: "
+                         "everything the side captured).", "secured"),
+        "auction": AUCTION,
+        "sides": _enum("Shedding: the players' teams, or the dealer alone against everyone "
+                       "else.", "teams", "dealer_alone"),
+        "instant_win": {"type": "array",
+                        "items": _expr("A condition on a dealt hand.",
+                                       "count(hand, is_joker) >= 4",
+                                       "largest_group(hand) >= 8"),
+                        "description": "Shedding: conditions on a dealt hand (name: hand) that "
+                                       "let its holder claim the hand at once.",
+                        "examples": [["count(hand, is_joker) >= 4"]]},
+        "settle": SETTLE,
+        "bonus": _expr("Tiles: tiles set aside face up with a replacement from the wall's end "
+                       "(flowers, special tiles).", "bonus_tile", "is_flower"),
+        "wall": _name("Tiles: a table over tiles_left giving phase: play, live_tile or "
+                      "exhausted.", "wall_phase"),
+        "chow_from": _enum("Tiles: who may chow a discard.", "previous_player", "anyone",
+                           "none"),
+        "claim_with_wilds": _bool("Tiles: wilds may help claim a discard "
+                                  "(「“得”不能“吃”」: false)."),
+        "pung_pass_lock": _bool("Tiles: a pung passed up cannot be claimed again until your "
+                                "next turn."),
+        "rob_kong": _enum("Tiles: robbing a kong (抢杠): only a pung promoted to a kong can be "
+                          "robbed.", "added_only", "none"),
+        "discarded_wild": _enum("Tiles: forfeit: whoever discards a wild cannot win and scores "
+                                "0, and nobody wins on it.", "forfeit", "normal"),
+        "payments": _obj(
+            "Tiles: settlement formulas.",
+            {"to_winner": _name("A formula (total, stake): what each player pays the winner.",
+                                "payment_to_winner"),
+             "between_others": _name("A formula (receiver_total, payer_total, stake): what a "
+                                     "non-winner pays another.", "payment_between_others"),
+             "stake": _int("The stake (底银).", 0, 1000000, 1)},
+        ),
+        "result": _obj(
+            "Turning the hand into level changes.",
+            {"table": _name("A table with input points and outputs side, levels, "
+                            "next_dealer.", "result"),
+             "swing": _name("A formula giving the final signed level change (+ defenders, "
+                            "- dealer side).", "level_swing"),
+             "overcall_bonus": _name("A table: overcall_cards to bonus levels.",
+                                     "overcall_bonus"),
+             "doc": _doc("The seed's words.")},
+            ["table"],
+        ),
+        "doc": _doc(),
+    },
+)
+
+WIN = _obj(
+    "Winning shape (tiles family).",
+    {
+        "sets": _int("Sets needed.", 0, 8, 4, 5),
+        "pairs": _int("Pairs needed.", 0, 8, 1),
+        "set_kinds": {"type": "array",
+                      "items": _enum("A set kind.", "chow", "pung", "kong"),
+                      "description": "Which sets count towards `sets`.",
+                      "examples": [["chow", "pung", "kong"]]},
+        "limit_hands": {"type": "array",
+                        "description": "Limit hands (腊子): a hand that holds one wins at "
+                                       "once and scores the cap.",
+                        "items": _obj(
+                            "A limit hand (腊子): wins at once and scores the cap.",
+                            {"name": _name("The limit hand's name.", "three_wilds"),
+                             "when": _expr("When the hand holds.", "wilds >= 3",
+                                           "count(exposed_flowers, red_flower) == 4"),
+                             "doc": _doc("The seed's words."),
+                             "for": {"type": "array",
+                                     "items": _enum("winner or others.", *ROLES),
+                                     "description": "Whose hands it applies to.",
+                                     "examples": [["winner"]]},
+                             "remove": REMOVE},
+                            ["name", "when"])},
+    },
+)
+
+SCORING = _obj(
+    "Scoring items and totals (tiles family).",
+    {
+        "items": {"type": "array", "items": SCORING_ITEM,
+                  "description": "Scoring items: base points and fan."},
+        "totals": {"type": "object",
+                   "propertyNames": _enum("A role: winner or others.", *ROLES),
+                   "additionalProperties": _name("A formula (inputs base and fan).",
+                                                 "winner_total", "other_total"),
+                   "description": "Which formula totals each hand: winner and others."},
+        "limit": _int("The cap (满贯).", 0, 1000000, 500),
+    },
+)
 
 
 @lru_cache(maxsize=1)
@@ -312,41 +657,33 @@ def ruleset_schema() -> dict[str, Any]:
         "$defs": {"expr": EXPR, "pattern": PATTERN, "tier": TIER, "example": EXAMPLE},
         "properties": {
             "language": {"const": 1, "description": "The rules-language version: 1."},
-            "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]{0,63}$",
-                   "description": "Lower-case slug; what rulesdsl.load() takes.",
-                   "examples": ["my-local-variant"]},
-            "name": _obj("Display names.", {"zh": _s("Chinese name."), "en": _s("English name.")}),
-            "family": {"enum": ["trick", "shedding", "tiles"],
-                       "description": "Which engine runs the game."},
-            "version": {"type": ["string", "number"], "description": "The ruleset's version."},
-            "source": _s("The seed text this ruleset traces to."),
-            "description": _s("A short description."),
-            "extends": _s("A ruleset (bundled id or relative path) this one starts from."),
+            "id": _s("Lower-case slug; what rulesdsl.load() takes.", "my-local-variant",
+                     "red-five-6-players", pattern="^[a-z0-9][a-z0-9-]{0,63}$"),
+            "name": _obj("Display names.", {"zh": _s("Chinese name.", "升级", "红五"),
+                                            "en": _s("English name.", "Sheng Ji",
+                                                     "Red Five")}),
+            "family": _enum("Which engine runs the game: trick (trick-taking, 升级), shedding "
+                            "(climbing, 争上游) or tiles (mahjong).",
+                            "trick", "shedding", "tiles"),
+            "version": {"type": ["string", "number"], "description": "The ruleset's version.",
+                        "examples": ["1.0.0"]},
+            "source": _s("The seed text this ruleset traces to.",
+                         "seeds/001_6813623d5c2d4f85.txt"),
+            "description": _s("A short description.",
+                              "Two-deck red five for four players in partnerships."),
+            "extends": _s("A ruleset (bundled id or relative path) this one starts from.",
+                          "my-local-variant", "./base.yaml"),
             "options": {"type": "object", "description": "Named choices.",
                         "propertyNames": NAME, "additionalProperties": OPTION},
-            "players": _obj(
-                "Who plays.",
-                {
-                    "count": {"description": "Players: a number or the allowed numbers.",
-                              "oneOf": [_int("Players.", 1, 8),
-                                        {"type": "array", "items": _int("Players.", 1, 8),
-                                         "minItems": 1}]},
-                    "direction": {"enum": ["counter-clockwise", "clockwise"],
-                                  "description": "Turn direction (the seeds play "
-                                                 "counter-clockwise)."},
-                    "teams": {"description": "opposite, none, or lists of seats.",
-                              "oneOf": [{"enum": ["opposite", "none"]},
-                                        {"type": "array", "items": {
-                                            "type": "array", "items": _int("Seat.", 0, 7)}}]},
-                },
-                ["count"],
-            ),
+            "players": PLAYERS,
             "deck": _obj(
                 "Card families: the packs in play.",
                 {
-                    "decks": _int("Number of 54-card packs.", 1, 8),
-                    "jokers": {"type": "boolean", "description": "Keep BJ and LJ."},
-                    "remove": {"type": "array", "items": {"type": "string"},
+                    "decks": _int("Number of 54-card packs.", 1, 8, 1, 2, 3),
+                    "jokers": _bool("Keep BJ and LJ."),
+                    "remove": {"type": "array",
+                               "items": {**CARD, "description": "A card removed from each "
+                                                                "pack."},
                                "description": "Cards removed from each pack.",
                                "examples": [["BJ", "LJ", "H2", "C2", "D2", "SA"]]},
                 },
@@ -355,24 +692,28 @@ def ruleset_schema() -> dict[str, Any]:
             "tileset": _obj(
                 "Tile family: the tiles in play.",
                 {
-                    "suits": {"type": "array", "items": {"enum": ["m", "p", "s"]},
-                              "uniqueItems": True},
-                    "honors": {"type": "boolean", "description": "Winds and dragons."},
-                    "flowers": _int("Flower tiles 1f..Nf.", 0, 8),
-                    "copies": _int("Copies of each suited and honor tile.", 1, 8),
+                    "suits": {"type": "array",
+                              "items": _enum("m: characters (万), p: dots (筒), s: bamboo "
+                                             "(条).", "m", "p", "s"),
+                              "uniqueItems": True,
+                              "description": "The suits in play.",
+                              "examples": [["m", "p", "s"]]},
+                    "honors": _bool("Winds and dragons."),
+                    "flowers": _int("Flower tiles 1f..Nf.", 0, 8, 8),
+                    "copies": _int("Copies of each suited and honor tile.", 1, 8, 4),
                 },
                 ["suits"],
             ),
             "deal": _obj(
                 "The deal.",
                 {
-                    "hands": _int("Hands dealt (default: the player count).", 1, 8),
-                    "hand_size": _int("Cards or tiles per hand.", 1, 200),
-                    "kitty": _int("Cards left face down (底牌).", 0, 200),
-                    "dealer_extra": _int("Extra cards or tiles for the dealer.", 0, 8),
-                    "turn_up": {"enum": ["none", "wild", "trump"],
-                                "description": "What is turned up after the deal."},
-                    "dice": _int("Dice thrown for the wall break.", 0, 4),
+                    "hands": _int("Hands dealt (default: the player count).", 1, 8, 3),
+                    "hand_size": _int("Cards or tiles per hand.", 1, 200, 17, 25, 16),
+                    "kitty": _int("Cards left face down (底牌).", 0, 200, 0, 3, 8),
+                    "dealer_extra": _int("Extra cards or tiles for the dealer.", 0, 8, 1),
+                    "turn_up": _enum("What is turned up after the deal.", "none", "wild",
+                                     "trump"),
+                    "dice": _int("Dice thrown for the wall break.", 0, 4, 2),
                 },
                 ["hand_size"],
             ),
@@ -382,17 +723,23 @@ def ruleset_schema() -> dict[str, Any]:
                 "propertyNames": NAME,
                 "additionalProperties": _obj(
                     "A context value.",
-                    {"type": {"enum": ["suit", "rank", "tile", "card", "int", "bool"]},
-                     "ladder": {**NAME, "description": "For ranks: the ladder of values."},
-                     "doc": _s("A note.")},
+                    {"type": _enum("What kind of value it holds.", "suit", "rank", "tile",
+                                   "card", "int", "bool"),
+                     "ladder": _name("For ranks: the ladder of values.", "levels"),
+                     "doc": _doc()},
                     ["type"],
                 ),
             },
             "define": {"type": "object", "description": "Named expressions.",
-                       "propertyNames": NAME, "additionalProperties": EXPR},
+                       "propertyNames": NAME,
+                       "additionalProperties": _expr(
+                           "A named expression, usable by name in every other expression.",
+                           "card == H5", "suit == trump and rank == 5", "rank == level")},
             "ranks": {"type": "object", "description": "Named rank ladders, lowest first.",
                       "propertyNames": NAME, "additionalProperties": LADDER},
-            "trump": {**EXPR, "description": "Which cards are trumps (trick family)."},
+            "trump": _expr("Which cards are trumps (trick family).",
+                           "is_joker or center_five or counselor or level_card or "
+                           "suit == trump"),
             "order": {"type": "array", "items": _ref("tier"), "minItems": 1,
                       "description": "The per-hand ladder: first-match tiers, highest first."},
             "alternates": {"type": "array", "items": ALTERNATE,
@@ -401,223 +748,36 @@ def ruleset_schema() -> dict[str, Any]:
             "patterns": _obj(
                 "Combination patterns and how they compare.",
                 {
-                    "sameness": {"enum": ["card", "rank"],
-                                 "description": "card: identical cards; rank: same rank."},
-                    "hollow": {"enum": ["forbidden", "allowed"],
-                               "description": "Runs over the order across removed ranks."},
-                    "demoted": {"enum": ["incomparable", "normal"],
-                                "description": "Whether demoted plays compare with "
-                                               "same-shape plays."},
-                    "list": {"type": "array", "items": _ref("pattern"), "minItems": 1},
+                    "sameness": _enum("card: identical cards; rank: same rank.", "card",
+                                      "rank"),
+                    "hollow": _enum("Runs over the order across removed ranks.",
+                                    "forbidden", "allowed"),
+                    "demoted": _enum("Whether demoted plays compare with same-shape plays.",
+                                     "incomparable", "normal"),
+                    "list": {"type": "array", "items": _ref("pattern"), "minItems": 1,
+                             "description": "The patterns."},
                 },
                 ["list"],
             ),
             "points": {"type": "object", "description": "Card points by rank.",
-                       "propertyNames": {"enum": [str(r) for r in RANK_TOKENS] + ["BJ", "LJ"]},
-                       "additionalProperties": _int("Points.", 0, 1000)},
-            "points_total": _int("Total points of all cards (a check).", 0, 100000),
+                       "propertyNames": {"enum": [str(r) for r in RANK_TOKENS] + ["BJ", "LJ"],
+                                         "description": "A rank, BJ or LJ."},
+                       "additionalProperties": _int("Points.", 0, 1000, 5, 10)},
+            "points_total": _int("Total points of all cards (a check).", 0, 100000, 200, 300),
             "levels": _obj(
                 "Level progression (trick family).",
-                {"ladder": LADDER, "start": RANK,
-                 "must_stop": {"type": "array", "items": RANK}},
+                {"ladder": {**LADDER, "description": "The levels a side climbs, lowest first.",
+                            "examples": [[2, 3, 4, 5, 6, 7, 8, 9, 10, "J", "Q", "K", "A"]]},
+                 "start": {**RANK, "description": "The level every side starts at."},
+                 "must_stop": {"type": "array", "items": RANK,
+                               "description": "Levels a side must stop at (and play) on its "
+                                              "way up.",
+                               "examples": [[10, "K", "A"]]}},
                 ["ladder"],
             ),
-            "play": _obj(
-                "How a hand is played: the trick family's declare/kitty/follow/throw/"
-                "captures/result, or the shedding family's lead, takeover, ends, settle.",
-                {
-                    "declare": _obj(
-                        "Declaring trump during the deal by showing cards (叫主, 反主).",
-                        {
-                            "select": {**EXPR, "description": "Cards that may be shown "
-                                                               "(usually level cards)."},
-                            "max": _int("Most identical cards shown at once.", 1, 8),
-                            "overcall_min": _int("Fewest cards that overcall.", 1, 8),
-                            "overcall": {"enum": ["more", "more_or_higher_suit"],
-                                         "description": "more: more cards overcall; "
-                                                        "more_or_higher_suit: also as many "
-                                                        "cards of a higher suit."},
-                            "suit_order": {"type": "array", "items": {"enum": ["S", "H", "D",
-                                                                                "C"]},
-                                           "minItems": 4, "maxItems": 4, "uniqueItems": True,
-                                           "description": "Suits low to high, for ties."},
-                            "reinforce": {"type": "boolean",
-                                          "description": "A declarer may add cards (加固)."},
-                            "self_overcall": {"type": "boolean",
-                                              "description": "A declarer may overcall "
-                                                             "themselves in another suit."},
-                            "fallback": {"enum": ["turn_up_kitty", "random_suit"],
-                                         "description": "When nobody declares."},
-                            "doc": _s("The seed's words."),
-                        },
-                        ["select"],
-                    ),
-                    "first_dealer": {"enum": ["declarer", "random"],
-                                     "description": "Who deals the first hand."},
-                    "kitty": _obj(
-                        "The kitty at the end of the hand.",
-                        {"capture": {**NAME, "description": "A formula: the points the "
-                                     "defenders add when they win the last trick; inputs "
-                                     "from kitty_points, last_size, last_units, last_group."},
-                         "doc": _s("The seed's words.")},
-                    ),
-                    "follow": _obj(
-                        "Following the led suit-system.",
-                        {"shape": {"enum": ["ignore", "pairs"],
-                                   "description": "ignore: any cards of the led suit-system "
-                                                  "(「对牌型无要求」); pairs: as many pairs as "
-                                                  "the lead holds, when you have them (升级)."},
-                         "doc": _s("The seed's words.")},
-                    ),
-                    "throw": _obj(
-                        "Throws (甩牌): several combinations of one suit-system at once.",
-                        {"allowed": {"enum": ["plain", "any", "none"],
-                                     "description": "Where throws are allowed."},
-                         "failure": {"enum": ["smallest_card", "smallest_unit"],
-                                     "description": "What is played when a throw fails."},
-                         "penalty": _int("Points a failed throw moves to or from the "
-                                         "defenders.", 0, 1000),
-                         "doc": _s("The seed's words.")},
-                    ),
-                    "captures": {"type": "array", "description": "Opponents' cards counted "
-                                 "when captured in a trick (红五, 方五).",
-                                 "items": _obj("A captured card kind.",
-                                               {"name": NAME, "select": EXPR,
-                                                "doc": _s("A note.")},
-                                               ["name", "select"])},
-                    "first_lead": {"enum": ["random", "holder", "dealer"],
-                                   "description": "Shedding: who leads the first hand "
-                                                  "(holder: of the first of `holder` cards)."},
-                    "then_lead": {"enum": ["first_out", "random", "holder", "dealer"],
-                                  "description": "Shedding: who leads later hands."},
-                    "holder": {"type": "array", "items": {"type": "string"}, "minItems": 1,
-                               "description": "Shedding: cards whose holder leads, in order "
-                                              "(关牌: S3, S4, S5 …).",
-                               "examples": [["S3", "S4", "S5"]]},
-                    "takeover": {"enum": ["next_player", "none"],
-                                 "description": "Shedding (接风): when a player goes out and "
-                                                "all pass, their next player leads."},
-                    "ends": {"type": "array", "minItems": 1,
-                             "items": {"oneOf": [
-                                 {"enum": ["one_left", "team_out"]},
-                                 _obj("A table checked for each side after every play and "
-                                      "round: inputs from points, opp_points, out, opp_out; "
-                                      "output state: over or playing.",
-                                      {"table": NAME}, ["table"])]},
-                             "description": "Shedding: the hand ends when one player is left "
-                                            "with cards, when a whole team is out, or when a "
-                                            "table says so."},
-                    "secured": {**NAME, "description": "Shedding: a formula giving a side's "
-                                "secured points from finished_captured, unfinished_captured, "
-                                "has_first (default: everything the side captured)."},
-                    "auction": _obj(
-                        "Shedding: bidding for the deal (叫牌). The highest bidder is the "
-                        "dealer, takes the kitty and leads.",
-                        {"bids": {"type": "array", "items": _int("A bid.", 1, 1000000),
-                                  "minItems": 1, "description": "The bids, lowest first."},
-                         "direction": {"enum": ["counter-clockwise", "clockwise"],
-                                       "description": "The bidding order."},
-                         "opener": {"enum": ["random"], "description": "Who bids first."},
-                         "must_raise": {**EXPR, "description": "When true for the bidder, "
-                                        "they must bid one step up (names: bid, round, "
-                                        "hand)."},
-                         "default_bid": _int("If nobody bids: the opener deals at this bid.",
-                                             0, 1000000),
-                         "doc": _s("The seed's words.")},
-                        ["bids"],
-                    ),
-                    "sides": {"enum": ["teams", "dealer_alone"],
-                              "description": "Shedding: the players' teams, or the dealer "
-                                             "alone against everyone else."},
-                    "instant_win": {"type": "array", "items": EXPR,
-                                    "description": "Shedding: conditions on a dealt hand "
-                                                   "(name: hand) that let its holder claim "
-                                                   "the hand at once."},
-                    "settle": _obj(
-                        "Shedding: scoring a finished hand.",
-                        {"seat_score": {**NAME, "description": "A table (output score) or "
-                                        "formula per seat over place, own, in_hand, "
-                                        "cards_left, last_captured, last_in_hand, early, "
-                                        "players."},
-                         "team_result": {**NAME, "description": "A table per team over "
-                                         "points, first_out: outcome win, draw or lose."},
-                         "payment": {**NAME, "description": "A formula: what each player who "
-                                     "is not first out pays the first out (inputs "
-                                     "cards_left, base, place, in_hand)."},
-                         "base": _int("The base stake per unit.", 0, 1000000),
-                         "side_payout": {**NAME, "description": "A table over bid: "
-                                         "dealer_side_win (what the dealer side gains, paid "
-                                         "by the defenders equally) and defender_side_win "
-                                         "(what each defender gains, paid by the dealer "
-                                         "side). The side of the first player out wins."},
-                         "doc": _s("The seed's words.")},
-                    ),
-                    "bonus": {**EXPR, "description": "Tiles: tiles set aside face up with "
-                              "a replacement from the wall's end (flowers, special tiles)."},
-                    "wall": {**NAME, "description": "Tiles: a table over tiles_left giving "
-                             "phase: play, live_tile or exhausted."},
-                    "chow_from": {"enum": ["previous_player", "anyone", "none"],
-                                  "description": "Tiles: who may chow a discard."},
-                    "claim_with_wilds": {"type": "boolean",
-                                         "description": "Tiles: wilds may help claim a "
-                                                        "discard (「“得”不能“吃”」: false)."},
-                    "pung_pass_lock": {"type": "boolean",
-                                       "description": "Tiles: a pung passed up cannot be "
-                                                      "claimed again until your next turn."},
-                    "rob_kong": {"enum": ["added_only", "none"],
-                                 "description": "Tiles: robbing a kong (抢杠): only a pung "
-                                                "promoted to a kong can be robbed."},
-                    "discarded_wild": {"enum": ["forfeit", "normal"],
-                                       "description": "Tiles: forfeit: whoever discards a "
-                                                      "wild cannot win and scores 0, and "
-                                                      "nobody wins on it."},
-                    "payments": _obj(
-                        "Tiles: settlement formulas.",
-                        {"to_winner": {**NAME, "description": "A formula (total, stake): "
-                                       "what each player pays the winner."},
-                         "between_others": {**NAME, "description": "A formula "
-                                            "(receiver_total, payer_total, stake): what a "
-                                            "non-winner pays another."},
-                         "stake": _int("The stake (底银).", 0, 1000000)},
-                    ),
-                    "result": _obj(
-                        "Turning the hand into level changes.",
-                        {"table": {**NAME, "description": "A table with input points and "
-                                   "outputs side, levels, next_dealer."},
-                         "swing": {**NAME, "description": "A formula giving the final signed "
-                                   "level change (+ defenders, - dealer side)."},
-                         "overcall_bonus": {**NAME, "description": "A table: overcall_cards "
-                                            "to bonus levels."},
-                         "doc": _s("The seed's words.")},
-                        ["table"],
-                    ),
-                    "doc": _s("A note."),
-                },
-            ),
-            "win": _obj(
-                "Winning shape (tiles family).",
-                {
-                    "sets": _int("Sets needed.", 0, 8),
-                    "pairs": _int("Pairs needed.", 0, 8),
-                    "set_kinds": {"type": "array",
-                                  "items": {"enum": ["chow", "pung", "kong"]}},
-                    "limit_hands": {"type": "array", "items": _obj(
-                        "A limit hand (腊子): wins at once and scores the cap.",
-                        {"name": NAME, "when": EXPR, "doc": _s("The seed's words."),
-                         "for": {"type": "array", "items": {"enum": ["winner", "others"]}},
-                         "remove": {"type": "boolean"}},
-                        ["name", "when"])},
-                },
-            ),
-            "scoring": _obj(
-                "Scoring items and totals (tiles family).",
-                {
-                    "items": {"type": "array", "items": SCORING_ITEM},
-                    "totals": {"type": "object", "additionalProperties": NAME,
-                               "description": "Which formula totals each hand."},
-                    "limit": _int("The cap (满贯).", 0, 1000000),
-                },
-            ),
+            "play": PLAY,
+            "win": WIN,
+            "scoring": SCORING,
             "tables": {"type": "object", "propertyNames": NAME, "additionalProperties": TABLE,
                        "description": "Lookup tables."},
             "formulas": {"type": "object", "propertyNames": NAME,
@@ -637,7 +797,8 @@ def examples_file_schema() -> dict[str, Any]:
         "additionalProperties": False,
         "$defs": base["$defs"],
         "properties": {"examples": base["properties"]["examples"],
-                       "ruleset": _s("The ruleset these examples are for.")},
+                       "ruleset": _s("The ruleset these examples are for.",
+                                     "my-local-variant")},
     }
 
 
