@@ -307,6 +307,38 @@ def cmd_new(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_explain(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from .explain import ExplainError, explain_data, render_text, resolve_context
+
+    ruleset = load(args.ruleset)
+    flags = {"trump": args.trump, "level": args.level, "wild": args.wild}
+    try:
+        values, shown = resolve_context(ruleset, flags, args.set)
+    except ExplainError as exc:
+        print(f"rulesdsl explain: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    data = explain_data(ruleset, values, shown)
+    if args.format == "json":
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        render_text(data, Console(highlight=False))
+    return EXIT_OK
+
+
+def cmd_doc(args: argparse.Namespace) -> int:
+    from .rulebook import render
+
+    text = render(load(args.ruleset), args.format)
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rulesdsl", description="Regional card and tile games written as data.")
@@ -387,6 +419,21 @@ def build_parser() -> argparse.ArgumentParser:
                     help="run another ruleset on the same seeds and show both")
     sm.add_argument("--json", action="store_true")
     sm.set_defaults(func=cmd_simulate)
+    ex = sub.add_parser("explain", help="show the compiled ladder, trumps, wilds, patterns "
+                        "and scoring for one hand's context")
+    ex.add_argument("ruleset", help="a bundled id or a rule file")
+    ex.add_argument("--trump", help="the suit-typed context value, e.g. H")
+    ex.add_argument("--level", help="the rank-typed context value, e.g. 8")
+    ex.add_argument("--wild", help="the tile-typed context value, e.g. 3s")
+    ex.add_argument("--set", action="append", metavar="NAME=VALUE",
+                    help="any context value or option; repeatable")
+    ex.add_argument("--format", choices=["text", "json"], default="text")
+    ex.set_defaults(func=cmd_explain)
+    dc = sub.add_parser("doc", help="render a rulebook (markdown or one HTML page)")
+    dc.add_argument("ruleset", help="a bundled id or a rule file")
+    dc.add_argument("--format", choices=["md", "html"], default="md")
+    dc.add_argument("-o", "--output", help="output file (default: standard output)")
+    dc.set_defaults(func=cmd_doc)
     return parser
 
 
