@@ -101,6 +101,18 @@ class HandPlays:
         return HandPlays(packed, [e for e in self.entries if (cg - e.packed) & guard == guard])
 
 
+class _Plan(NamedTuple):
+    """A composite pattern's parts and rules, as _composites uses them."""
+
+    fixed: list[PatternDef]  # the parts that appear once, in order
+    repeating: list[PatternDef]  # the parts that appear once per step of the key run
+    key_index: int  # the key part among `fixed`
+    same_as: list[int | None]  # an identical earlier non-key part of each fixed part
+    every: bool  # every two parts of different ranks
+    from_key: bool  # no other part of the key part's ranks
+    maximal_group: int  # the key run's group when it must be maximal, else 0
+
+
 @dataclass
 class _Held:
     """A hand seen by rank: counts, packed counts, wild jokers."""
@@ -146,6 +158,11 @@ class MoveGenerator:
         self._fixed: dict[int, tuple[int, Reading, list[tuple[int, int]]] | None] = {}
         self._lead_reading: dict[tuple[int, int, int], Reading] = {}
         self._play_of: dict[int, Play] = {}  # packed demand -> sorted rank keys
+        # packed play -> (play, its lead entries), for hands without wilds
+        self._entries_of: dict[int, tuple[Play, list[Entry]]] = {}
+        self._held_memo: dict[tuple, list[Option]] = {}  # part class -> held options (a hand)
+        self._classes: dict[int, tuple] = {}
+        self._plans: dict[int, _Plan] = {}
         # One card of each kind, packed (kinds not in play never reach a hand).
         self.unit: list[int] = [1 << self.shift[r] if r in self.shift else 0 for r in self.rank_of]
         self._by_kinds: dict[tuple[int, ...], HandPlays] = {}  # card counts -> plays
@@ -198,21 +215,18 @@ class MoveGenerator:
             self._remember_kinds(key, hp)
         return hp
 
-    def after_play(self, before: tuple[int, ...], after: list[int],
-                   cards: tuple[int, ...]) -> None:
-        """A player played `cards` from `before` leaving `after`: prune the old plays now,
-        so the smaller hand's plays are not generated afresh."""
-        old = self._by_kinds.get(before)
-        key = tuple(after)
-        if old is None or key in self._by_kinds:
-            return
+    def played(self, hp: HandPlays, cards: tuple[int, ...]) -> HandPlays:
+        """The plays left once `cards` are played from a hand whose plays are `hp`: the
+        old ones the smaller hand still holds (pruned, not generated afresh)."""
+        packed = hp.packed
         unit = self.unit
-        packed = old.packed - sum(unit[k] for k in cards)
-        hp = self._by_ranks.get(packed)
-        if hp is None:
-            hp = old.pruned(packed, self.guard)
-            self._remember(hp)
-        self._remember_kinds(key, hp)
+        for k in cards:
+            packed -= unit[k]
+        out = self._by_ranks.get(packed)
+        if out is None:
+            out = hp.pruned(packed, self.guard)
+            self._remember(out)
+        return out
 
     def _remember(self, hp: HandPlays) -> None:
         if len(self._by_ranks) > CACHE_LIMIT:
@@ -239,33 +253,54 @@ class MoveGenerator:
 
     def _lead_plays(self, ranks: Counter, packed_hand: int) -> HandPlays:
         held = self._held(ranks)
-        found: dict[int, dict[str, Reading]] = {}  # packed play -> pattern -> best reading
+        self._held_memo = {}
+        # Every play found, as (list, index of the reading in its items): the items of
+        # the lists start with the packed play.
+        sources: list[tuple[list, int]] = []
         for pd in self.hc.ruleset.patterns:
-            for packed, reading in self._pattern_plays(pd, held):
-                slot = found.get(packed)
-                if slot is None:
-                    found[packed] = {reading.pattern: reading}
-                    continue
-                old = slot.get(reading.pattern)
-                if old is None or reading.key > old.key:
-                    slot[reading.pattern] = reading
-        known = self._play_of.get
-        order = sorted((known(packed) or self._play(packed), packed) for packed in found)
-        entries: list[Entry] = []
-        for play, packed in order:
-            slot = found[packed]
-            if len(slot) == 1:
-                for x in slot.values():
-                    entries.append(Entry(play, None, x, packed))
-                continue
-            rs = list(slot.values())
-            if any(x.exclusive for x in rs):
-                rs = [x for x in rs if x.exclusive]
-            rs.sort(key=lambda x: x.pattern)
-            # A play with several readings is one action per reading, named.
-            for x in rs:
-                entries.append(Entry(play, x.pattern if len(rs) > 1 else None, x, packed))
-        return HandPlays(packed_hand, entries)
+            if held.joker_total:
+                sources.append((list(self._pattern_plays(pd, held)), 1))
+            elif pd.shape == "parts" and not self._has_cap(pd):
+                sources.append((self._composites(pd, held), 1))  # played as they are
+            elif pd.shape in ("group", "run"):
+                sources.append((self._held_options(pd, held), 3))
+            else:
+                sources.append((list(self._pattern_plays(pd, held)), 1))
+        # Without wilds a play's readings depend on its cards alone (every hand holding it
+        # finds the same ones), so its entries are made once and shared by later hands.
+        known = self._entries_of if not held.joker_total else {}
+        if len(known) > 10 * CACHE_LIMIT:
+            known.clear()
+        plays = dict.fromkeys(x[0] for items, _ in sources for x in items)
+        new: dict[int, list[Reading]] = {p: [] for p in plays if p not in known}
+        if new:
+            for items, at in sources:  # the readings found, in the order found
+                for x in items:
+                    rs = new.get(x[0])
+                    if rs is not None:
+                        rs.append(x[at])
+            for packed, rs in new.items():
+                known[packed] = self._entries(packed, rs)
+        rows = [known[p] for p in plays]
+        rows.sort(key=_first)
+        return HandPlays(packed_hand, [e for row in rows for e in row[1]])
+
+    def _entries(self, packed: int, found: list[Reading]) -> tuple[Play, list[Entry]]:
+        """A play's lead actions from the readings found for it: the best reading of
+        each pattern; a play with several readings is one action per reading, named."""
+        play = self._play(packed)
+        best: dict[str, Reading] = {}
+        for x in found:
+            old = best.get(x.pattern)
+            if old is None or x.key > old.key:
+                best[x.pattern] = x
+        rs = list(best.values())
+        if len(rs) == 1:
+            return play, [Entry(play, None, rs[0], packed)]
+        if any(x.exclusive for x in rs):
+            rs = [x for x in rs if x.exclusive]
+        rs.sort(key=lambda x: x.pattern)
+        return play, [Entry(play, x.pattern if len(rs) > 1 else None, x, packed) for x in rs]
 
     def _play(self, packed: int) -> Play:
         """The sorted rank keys of a packed demand."""
@@ -367,14 +402,31 @@ class MoveGenerator:
         bit = self.bit
         return sum(bit[r] for r in ranks)
 
-    def _held_options(self, pd: PatternDef, held: _Held) -> list[Option]:
-        """The instances of a group or run pattern the hand holds (with its wilds)."""
+    def _held_options(self, pd: PatternDef, held: _Held, part: bool = False) -> list[Option]:
+        """The instances of a group or run pattern the hand holds (with its wilds). A
+        part's are shared with every equal part within one hand (the readings in the
+        options are then another part's: parts use only demands and instances)."""
+        if part:
+            key = self._part_class(pd)
+            out = self._held_memo.get(key)
+            if out is None:
+                out = self._held_memo[key] = self._held_options(pd, held)
+            return out
         flat = self._flat_instances(pd, held.total)
         if not held.joker_total:
             g = self.guard
             cg = held.packed | g
             return [x for x in flat if (cg - x[0]) & g == g]
         return [x for x in flat if self._fits_hand(x[0], x[2].demand, held)]
+
+    def _part_class(self, pd: PatternDef) -> tuple:
+        """Parts with equal keys accept the same instances (see _same_part)."""
+        key = self._classes.get(id(pd))
+        if key is None:
+            key = self._classes[id(pd)] = (
+                pd.shape, pd.group, repr(pd.run), pd.by,
+                None if pd.cards is None else tuple(sorted(pd.cards.items())), id(pd.where))
+        return key
 
     def _bombs(self) -> list[int]:
         if self._bomb_packed is None:
@@ -399,32 +451,29 @@ class MoveGenerator:
         non-key parts are chosen in a fixed order, since swapping them gives the same
         demand and passes the same checks; distinct ranks are checked with rank masks as
         parts are added, and a bomb among the other parts only against the hand's bombs."""
-        fixed = [p for p in pd.parts if not p.repeat]
-        repeating = [p for p in pd.parts if p.repeat]
-        key_index = fixed.index(pd.parts[pd.key]) if not pd.parts[pd.key].repeat else 0
-        opts = [self._held_options(p, held) for p in fixed]
-        if any(not o for o in opts):
-            return []
-        rep_opts = [self._held_options(p, held) for p in repeating]
-        # An identical earlier non-key part: pick at or after its option (no swaps).
-        same_as: list[int | None] = []
-        for i, p in enumerate(fixed):
-            prev = next((j for j in reversed(range(i)) if key_index not in (i, j)
-                         and _same_part(fixed[j], p)), None)
-            same_as.append(prev)
+        plan = self._plans.get(id(pd))
+        if plan is None:
+            plan = self._plans[id(pd)] = self._plan(pd)
+        fixed, repeating, key_index, same_as, every, from_key, maximal_group = plan
+        opts = []
+        for p in fixed:
+            o = self._held_options(p, held, True)
+            if not o:
+                return []
+            opts.append(o)
+        rep_opts = [self._held_options(p, held, True) for p in repeating]
         last = len(fixed) - 1
         limit = held.total
-        every = pd.distinct is True  # every two parts of different ranks
-        from_key = every or pd.distinct == "key"  # no other part of the key part's ranks
         allowed = self._allowed_mask(pd)
-        key_run = pd.parts[pd.key].run
-        maximal_group = key_run.group if pd.maximal and key_run is not None else 0
         wild = held.joker_total
         g = self.guard
         cg = held.packed | g
         bombs: list[int] = []
         if pd.bomb_free:  # a bomb among the other parts is one the hand holds
-            bombs = [b for b in self._bombs() if self._fits_hand(b, self._unpack(b), held)]
+            if wild:
+                bombs = [b for b in self._bombs() if self._fits_hand(b, self._unpack(b), held)]
+            else:
+                bombs = [b for b in self._bombs() if (cg - b) & g == g]
         out: list[tuple[int, Reading]] = []
         chosen: list[_Instance] = []
         picks: list[int] = []
@@ -506,6 +555,23 @@ class MoveGenerator:
 
         rec_fixed(0, 0, 0, 0)
         return out
+
+    def _plan(self, pd: PatternDef) -> _Plan:
+        """What _composites needs of a composite pattern, worked out once."""
+        fixed = [p for p in pd.parts if not p.repeat]
+        repeating = [p for p in pd.parts if p.repeat]
+        key_index = fixed.index(pd.parts[pd.key]) if not pd.parts[pd.key].repeat else 0
+        # An identical earlier non-key part: pick at or after its option (no swaps).
+        same_as: list[int | None] = []
+        for i, p in enumerate(fixed):
+            prev = next((j for j in reversed(range(i)) if key_index not in (i, j)
+                         and _same_part(fixed[j], p)), None)
+            same_as.append(prev)
+        every = pd.distinct is True  # every two parts of different ranks
+        from_key = every or pd.distinct == "key"  # no other part of the key part's ranks
+        key_run = pd.parts[pd.key].run
+        maximal_group = key_run.group if pd.maximal and key_run is not None else 0
+        return _Plan(fixed, repeating, key_index, same_as, every, from_key, maximal_group)
 
     def _composite_reading(self, pd: PatternDef, lead: _Instance, size: int) -> Reading:
         k = (id(pd), id(lead), size)
@@ -610,6 +676,10 @@ class MoveGenerator:
                 yield naturals + sum(c << shift[r] for r, c in split.items())
 
         yield from spread(0, spare)
+
+
+def _first(row: tuple[Play, list[Entry]]) -> Play:
+    return row[0]
 
 
 def _same_part(a: PatternDef, b: PatternDef) -> bool:

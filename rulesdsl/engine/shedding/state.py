@@ -53,6 +53,7 @@ class ShedGame:
         self._last_readings: dict[tuple, Reading] = {}
         self._plays: dict[tuple[tuple[int, ...], str | None], Action] = {}
         self._names = [nt.format_card(k) for k in range(len(ruleset.deck))]
+        self.has_points = any(self.hc.points)
         self.step = 1 if ruleset.direction == "counter-clockwise" else -1
 
     def lookup(self, name: str, values: dict[str, Any]) -> dict[str, Any]:
@@ -119,9 +120,15 @@ class ShedState(EngineState):
         self.log: list[dict[str, Any]] = []
         self.results: list[dict[str, Any]] = []
         self.totals: list[float] = []
-        # The play sampled last, the hand it came from and its reading (not state: a
-        # shortcut for checking that very action when it is applied next).
-        self._sampled: tuple[Action, tuple[int, ...], Reading] | None = None
+        # Shortcuts, not state (a clone or a restored state starts without them):
+        # the play sampled at this decision and its reading (cleared by every apply, so
+        # applying that very action needs no check);
+        self._sampled: tuple[Action, Reading] | None = None
+        # each seat's hand list and its lead plays (valid while that list is the seat's
+        # hand: the engine updates it on play and drops it when a hand grows);
+        self._seat_hp: dict[int, tuple[list[int], HandPlays]] = {}
+        # the `last` dict and its reading.
+        self._last_of: tuple[dict[str, Any] | None, Reading | None] = (None, None)
 
     # ------------------------------------------------------------ the API
 
@@ -144,7 +151,7 @@ class ShedState(EngineState):
                 return PASS
             entry = hp.entries[chosen[i - 1]]
         act = self._action(hand, entry)
-        self._sampled = (act, tuple(hand), entry.reading)
+        self._sampled = (act, entry.reading)
         return act
 
     def observation(self, player: int) -> dict[str, Any]:
@@ -194,10 +201,27 @@ class ShedState(EngineState):
     def _active(self) -> list[int]:
         return [s for s, hand in enumerate(self.hands) if any(hand)]
 
+    def _seat_plays(self, seat: int) -> HandPlays:
+        """The lead plays of a seat's hand, remembered while the hand list stays the same."""
+        hand = self.hands[seat]
+        known = self._seat_hp.get(seat)
+        if known is not None and known[0] is hand:
+            return known[1]
+        hp = self.game.moves.hand_plays(hand)
+        self._seat_hp[seat] = (hand, hp)
+        return hp
+
     def _reading_of_last(self) -> Reading | None:
-        if self.last is None:
-            return None
         last = self.last
+        if last is None:
+            return None
+        if self._last_of[0] is last:
+            return self._last_of[1]
+        reading = self._read_last(last)
+        self._last_of = (last, reading)
+        return reading
+
+    def _read_last(self, last: dict[str, Any]) -> Reading:
         key = (last["pattern"], last["size"], last["key"], last["bomb"], last["bomb_size"],
                last["exclusive"])
         known = self.game._last_readings  # Reading objects are immutable: share them
@@ -272,7 +296,10 @@ class ShedState(EngineState):
             if act not in self._auction_actions(seat):
                 raise IllegalAction(self._why_not_bid(seat, act))
             return None
-        if act == PASS:
+        sampled = self._sampled
+        if sampled is not None and sampled[0] is act:
+            return sampled[1]  # sampled from this very decision's legal plays
+        if act is PASS or act == PASS:
             if self.last is None or self.last["seat"] == seat:
                 raise IllegalAction("you have the lead: play something")
             return None
@@ -316,23 +343,19 @@ class ShedState(EngineState):
         """The reading of a held play found among the hand's listed plays (what the full
         check would return), or None when it is not listed here."""
         g = self.game
-        sampled = self._sampled
-        if sampled is not None and sampled[0] is act and sampled[1] == tuple(self.hands[seat]):
-            reading = sampled[2]
+        hp = self._seat_plays(seat)
+        rank_of = g.moves.rank_of
+        rs = hp.plays.get(tuple(sorted(rank_of[k] for k in act.cards)))
+        if not rs:
+            return None
+        if act.pattern is None:
+            if len(rs) > 1:
+                return None  # must name one
+            reading = rs[0]
         else:
-            hp = g.moves.hand_plays(self.hands[seat])
-            rank_of = g.moves.rank_of
-            rs = hp.plays.get(tuple(sorted(rank_of[k] for k in act.cards)))
-            if not rs:
+            reading = next((r for r in rs if r.pattern == act.pattern), None)
+            if reading is None:
                 return None
-            if act.pattern is None:
-                if len(rs) > 1:
-                    return None  # must name one
-                reading = rs[0]
-            else:
-                reading = next((r for r in rs if r.pattern == act.pattern), None)
-                if reading is None:
-                    return None
         if self.last is not None and self.last["seat"] != seat:
             prev = self._reading_of_last()
             assert prev is not None
@@ -415,6 +438,7 @@ class ShedState(EngineState):
         self.dealer = auc["high"]
         for kind in self.kitty:
             self.hands[self.dealer][kind] += 1
+        self._seat_hp.pop(self.dealer, None)  # the hand grew: its plays are new
         self._event(type="dealer", seat=self.dealer, bid=auc["bid"],
                     kitty=nt.format_cards(self.kitty))
         self._set_sides()
@@ -448,7 +472,7 @@ class ShedState(EngineState):
         assert seat is not None
         g = self.game
         hand = self.hands[seat]
-        hp = g.moves.hand_plays(hand)
+        hp = self._seat_plays(seat)
         if self.last is None or self.last["seat"] == seat:
             return hand, hp, None
         prev = self._reading_of_last()
@@ -499,30 +523,36 @@ class ShedState(EngineState):
     def _do(self, act: Action, reading: Reading | None) -> None:
         seat = self.to_act
         assert seat is not None
+        self._sampled = None  # a new decision follows
         if self.phase == "auction":
             self._do_auction(seat, act)
             return
-        if act == PASS:
+        if act is PASS or act == PASS:
             self.passes += 1
-            self._event(type="pass", seat=seat)
+            self.log.append({"type": "pass", "seat": seat, "hand": self.hand_no})
             self._after_pass(seat)
             return
         assert reading is not None
+        g = self.game
+        hp = self._seat_plays(seat)
         hand = self.hands[seat]
-        before = tuple(hand)
-        for kind in act.cards:
+        cards = act.cards
+        for kind in cards:
             hand[kind] -= 1
-        self.game.moves.after_play(before, hand, act.cards)
-        points = self.game.hc.points
-        self.round_points += sum(points[k] for k in act.cards)
-        text = self.game.text(act.cards)
+        # The smaller hand's plays: the old ones it still holds.
+        self._seat_hp[seat] = (hand, g.moves.played(hp, cards))
+        if g.has_points:
+            points = g.hc.points
+            self.round_points += sum(points[k] for k in cards)
+        text = g.text(cards)
         self.last = {"seat": seat, "cards": text,
                      "pattern": reading.pattern, "size": reading.size, "key": reading.key,
                      "bomb": reading.bomb, "bomb_size": reading.bomb_size,
                      "exclusive": reading.exclusive}
         self.passes = 0
-        self._event(type="play", seat=seat, cards=text, pattern=reading.pattern)
-        if not sum(self.hands[seat]):
+        self.log.append({"type": "play", "seat": seat, "cards": text,
+                         "pattern": reading.pattern, "hand": self.hand_no})
+        if not any(hand):
             self.out.append(seat)
             self._event(type="out", seat=seat, place=len(self.out))
             if self._hand_over():
@@ -547,8 +577,11 @@ class ShedState(EngineState):
         """Everyone else passed: the last player takes the round's points and leads."""
         assert self.last is not None
         last_seat = self.last["seat"]
-        others = [s for s in self._active() if s != last_seat]
-        if self.passes < len(others):
+        others = 0  # the other seats still holding cards
+        for s, hand in enumerate(self.hands):
+            if s != last_seat and any(hand):
+                others += 1
+        if self.passes < others:
             return
         self._end_round(last_seat)
         if self._ended_by_table():
