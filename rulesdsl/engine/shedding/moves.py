@@ -53,19 +53,23 @@ class Entry(NamedTuple):
     name: str | None  # the pattern named in the action (None: the play has one reading)
     reading: Reading
     packed: int  # the play's rank demand, packed
+    shape: tuple[str, int] | None  # (pattern, size) to follow with; None for a bomb
 
 
 class HandPlays:
     """The lead plays of one rank-count vector, indexed for following."""
 
-    def __init__(self, packed: int, entries: list[Entry],
-                 plays: dict[Play, list[Reading]] | None = None):
+    def __init__(self, packed: int, entries: list[Entry], guard: int,
+                 parent: HandPlays | None = None):
         self.packed = packed  # the hand's rank counts
         self.entries = entries  # sorted by (play, name): the order of legal_actions()
-        self._plays = plays
-        # Non-bomb entries by (pattern, size); every bomb entry. Indexes into entries.
-        self._shapes: dict[tuple[str, int], list[int]] | None = None
-        self._bombs: list[int] = []
+        self._guard = guard
+        self._plays: dict[Play, list[Reading]] | None = None
+        # The larger hand these plays were pruned from: its indexes, filtered, are ours.
+        self._parent = parent
+        # Non-bomb entries of one (pattern, size), in entry order; made when first asked.
+        self._shapes: dict[tuple[str, int], list[Entry]] = {}
+        self._bombs: list[Entry] | None = None
 
     @property
     def plays(self) -> dict[Play, list[Reading]]:
@@ -77,28 +81,53 @@ class HandPlays:
             self._plays = plays
         return self._plays
 
-    def beating(self, hc: HandContext, after: Reading) -> list[int]:
-        """Indexes (ascending) of the entries whose reading beats `after`."""
-        rs = self.entries
-        if self._shapes is None:
-            self._shapes = {}
-            for i, e in enumerate(rs):
-                if e.reading.bomb:
-                    self._bombs.append(i)
-                else:
-                    self._shapes.setdefault((e.reading.pattern, e.reading.size), []).append(i)
-        bombs = self._bombs
-        if after.bomb:
-            return [i for i in bombs if beats(hc, rs[i].reading, after)]
-        key = after.key
-        same = [i for i in self._shapes.get((after.pattern, after.size), ())
-                if rs[i].reading.key > key]
-        return sorted(same + bombs) if bombs else same
+    def _held(self, entries: list[Entry]) -> list[Entry]:
+        g = self._guard
+        cg = self.packed | g
+        return [e for e in entries if (cg - e.packed) & g == g]
 
-    def pruned(self, packed: int, guard: int) -> HandPlays:
+    def _shape(self, shape: tuple[str, int]) -> list[Entry]:
+        out = self._shapes.get(shape)
+        if out is None:
+            parent = self._parent
+            known = None if parent is None else parent._shapes.get(shape)
+            if known is not None:
+                out = self._held(known)
+            else:
+                out = [e for e in self.entries if e.shape == shape]
+            self._shapes[shape] = out
+        return out
+
+    def _bomb_entries(self) -> list[Entry]:
+        out = self._bombs
+        if out is None:
+            parent = self._parent
+            if parent is not None and parent._bombs is not None:
+                out = self._held(parent._bombs)
+            else:
+                out = [e for e in self.entries if e.reading.bomb]
+            self._bombs = out
+        return out
+
+    def beating(self, hc: HandContext, after: Reading) -> list[Entry]:
+        """The entries whose reading beats `after`, in entry order."""
+        bombs = self._bomb_entries()
+        if after.bomb:
+            return [e for e in bombs if beats(hc, e.reading, after)]
+        key = after.key
+        same = [e for e in self._shape((after.pattern, after.size)) if e.reading.key > key]
+        return sorted(same + bombs, key=_entry_order) if bombs and same else same or list(bombs)
+
+    def pruned(self, packed: int) -> HandPlays:
         """The plays a smaller hand (packed counts) still holds."""
-        cg = packed | guard
-        return HandPlays(packed, [e for e in self.entries if (cg - e.packed) & guard == guard])
+        g = self._guard
+        cg = packed | g
+        return HandPlays(packed, [e for e in self.entries if (cg - e.packed) & g == g], g,
+                         self)
+
+
+def _entry_order(e: Entry) -> tuple[Play, str]:
+    return e.play, e.name or ""
 
 
 class _Plan(NamedTuple):
@@ -224,7 +253,7 @@ class MoveGenerator:
             packed -= unit[k]
         out = self._by_ranks.get(packed)
         if out is None:
-            out = hp.pruned(packed, self.guard)
+            out = hp.pruned(packed)
             self._remember(out)
         return out
 
@@ -246,8 +275,7 @@ class MoveGenerator:
         if after is None:
             return dict(hp.plays)
         out: dict[Play, list[Reading]] = {}
-        for i in hp.beating(self.hc, after):
-            e = hp.entries[i]
+        for e in hp.beating(self.hc, after):
             out.setdefault(e.play, []).append(e.reading)
         return out
 
@@ -283,7 +311,7 @@ class MoveGenerator:
                 known[packed] = self._entries(packed, rs)
         rows = [known[p] for p in plays]
         rows.sort(key=_first)
-        return HandPlays(packed_hand, [e for row in rows for e in row[1]])
+        return HandPlays(packed_hand, [e for row in rows for e in row[1]], self.guard)
 
     def _entries(self, packed: int, found: list[Reading]) -> tuple[Play, list[Entry]]:
         """A play's lead actions from the readings found for it: the best reading of
@@ -296,11 +324,12 @@ class MoveGenerator:
                 best[x.pattern] = x
         rs = list(best.values())
         if len(rs) == 1:
-            return play, [Entry(play, None, rs[0], packed)]
+            return play, [Entry(play, None, rs[0], packed, _shape(rs[0]))]
         if any(x.exclusive for x in rs):
             rs = [x for x in rs if x.exclusive]
         rs.sort(key=lambda x: x.pattern)
-        return play, [Entry(play, x.pattern if len(rs) > 1 else None, x, packed) for x in rs]
+        return play, [Entry(play, x.pattern if len(rs) > 1 else None, x, packed, _shape(x))
+                      for x in rs]
 
     def _play(self, packed: int) -> Play:
         """The sorted rank keys of a packed demand."""
@@ -676,6 +705,10 @@ class MoveGenerator:
                 yield naturals + sum(c << shift[r] for r, c in split.items())
 
         yield from spread(0, spare)
+
+
+def _shape(r: Reading) -> tuple[str, int] | None:
+    return None if r.bomb else (r.pattern, r.size)
 
 
 def _first(row: tuple[Play, list[Entry]]) -> Play:

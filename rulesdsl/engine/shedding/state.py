@@ -65,6 +65,11 @@ class ShedGame:
             out = self._rows[key] = table.lookup({k: values[k] for k in table.inputs})
         return out
 
+    def format(self, cards: list[int]) -> str:
+        """nt.format_cards of cards of this deck, from the names written once."""
+        names = self._names
+        return " ".join([names[k] for k in cards])
+
     def text(self, cards: tuple[int, ...]) -> str:
         """nt.format_cards, remembered: the same few plays are written again and again."""
         out = self._texts.get(cards)
@@ -149,7 +154,7 @@ class ShedState(EngineState):
             i = rng.randrange(len(chosen) + 1)
             if i == 0:
                 return PASS
-            entry = hp.entries[chosen[i - 1]]
+            entry = chosen[i - 1]
         act = self._action(hand, entry)
         self._sampled = (act, entry.reading)
         return act
@@ -257,8 +262,8 @@ class ShedState(EngineState):
         self.round_points = 0
         self.captured = [0] * g.players
         self.out = []
-        self._event(type="deal", hands=[nt.format_cards(self._cards(h)) for h in self.hands],
-                    kitty=nt.format_cards(self.kitty), unused=nt.format_cards(self.unused))
+        self._event(type="deal", hands=[g.format(self._cards(h)) for h in self.hands],
+                    kitty=g.format(self.kitty), unused=g.format(self.unused))
         if g.rules.auction is not None:
             opener = self._rng("opener").randrange(g.players)
             self.phase = "auction"
@@ -299,7 +304,7 @@ class ShedState(EngineState):
         sampled = self._sampled
         if sampled is not None and sampled[0] is act:
             return sampled[1]  # sampled from this very decision's legal plays
-        if act is PASS or act == PASS:
+        if act is PASS or (act.kind == "pass" and act == PASS):
             if self.last is None or self.last["seat"] == seat:
                 raise IllegalAction("you have the lead: play something")
             return None
@@ -378,9 +383,11 @@ class ShedState(EngineState):
         auc = self.auction
         assert auc is not None and g.rules.auction is not None
         bids = [b for b in g.rules.auction["bids"] if b > auc["bid"]]
-        values = self._auction_values(seat)
-        claim = [Action("claim")] if values["round"] == 1 and any(
-            cond(Env(None, values)) for cond in g.rules.instant_win) else []
+        claim = []
+        if g.rules.instant_win and auc["turns"] < g.players:  # the first round
+            values = self._auction_values(seat)
+            if any(cond(Env(None, values)) for cond in g.rules.instant_win):
+                claim = [Action("claim")]
         if bids and self._must_raise(seat):
             return [Action("bid", amount=bids[0]), *claim]  # 「必须叫一个比前一叫牌者大一级的牌」
         return [PASS] + [Action("bid", amount=b) for b in bids] + claim
@@ -463,11 +470,11 @@ class ShedState(EngineState):
         hand, hp, chosen = self._plays_here()
         if chosen is None:
             return [self._action(hand, e) for e in hp.entries]
-        return [PASS] + [self._action(hand, hp.entries[i]) for i in chosen]
+        return [PASS] + [self._action(hand, e) for e in chosen]
 
-    def _plays_here(self) -> tuple[list[int], HandPlays, list[int] | None]:
+    def _plays_here(self) -> tuple[list[int], HandPlays, list[Entry] | None]:
         """In the play phase: the hand to act, its lead plays, and when following, the
-        indexes of the plays that beat the last one (pass comes first, then these)."""
+        plays that beat the last one (pass comes first, then these)."""
         seat = self.to_act
         assert seat is not None
         g = self.game
@@ -527,7 +534,7 @@ class ShedState(EngineState):
         if self.phase == "auction":
             self._do_auction(seat, act)
             return
-        if act is PASS or act == PASS:
+        if act is PASS or (act.kind == "pass" and act == PASS):
             self.passes += 1
             self.log.append({"type": "pass", "seat": seat, "hand": self.hand_no})
             self._after_pass(seat)
