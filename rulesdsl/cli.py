@@ -302,8 +302,11 @@ def cmd_new(args: argparse.Namespace) -> int:
         print(f"rulesdsl: {out} exists; use --force to overwrite", file=sys.stderr)
         return EXIT_USAGE
     out.write_text(text, encoding="utf-8")
+    schema = out.parent / "ruleset.schema.json"  # what the file's modeline points editors at
+    if not schema.exists():
+        schema.write_text(schema_json() + "\n", encoding="utf-8")
     print(f"wrote {out}: a {args.family} ruleset that validates; edit it and run "
-          f"'rulesdsl validate {out}'")
+          f"'rulesdsl validate {out}' (editors complete it from {schema})")
     return EXIT_OK
 
 
