@@ -185,7 +185,8 @@ class MoveGenerator:
         self._beyond_shifts: dict[int, list[int]] = {}
         self._made: dict[tuple[int, int, float], Reading] = {}
         self._fixed: dict[int, tuple[int, Reading, list[tuple[int, int]]] | None] = {}
-        self._lead_reading: dict[tuple[int, int, int], Reading] = {}
+        # composite pattern -> (id of its key part instance, size) -> reading
+        self._lead_reading: dict[int, dict[tuple[int, int], Reading]] = {}
         self._play_of: dict[int, Play] = {}  # packed demand -> sorted rank keys
         # packed play -> (play, its lead entries), for hands without wilds
         self._entries_of: dict[int, tuple[Play, list[Entry]]] = {}
@@ -508,19 +509,25 @@ class MoveGenerator:
         picks: list[int] = []
         key_mask = key_packed = 0
 
+        reads = self._lead_reading.setdefault(id(pd), {})  # (lead, size) -> reading
+
         def finish(packed: int, mask: int, size: int) -> None:
             if mask & ~allowed:
                 return
             lead = chosen[key_index]
             if bombs:
                 rest = (packed - key_packed) | g
-                if any((rest - b) & g == g for b in bombs):
-                    return
+                for b in bombs:
+                    if (rest - b) & g == g:
+                        return
             if maximal_group:
                 for sh in self._beyond(lead):
                     if (packed >> sh) & FIELD_MASK >= maximal_group:
                         return  # another part would lengthen the key run
-            out.append((packed, self._composite_reading(pd, lead, size)))
+            r = reads.get((id(lead), size))
+            if r is None:
+                r = self._composite_reading(pd, lead, size)
+            out.append((packed, r))
 
         def complete(packed: int, mask: int, size: int) -> None:
             # Every fixed part chosen: check lengths, then add the repeating parts.
@@ -603,11 +610,11 @@ class MoveGenerator:
         return _Plan(fixed, repeating, key_index, same_as, every, from_key, maximal_group)
 
     def _composite_reading(self, pd: PatternDef, lead: _Instance, size: int) -> Reading:
-        k = (id(pd), id(lead), size)
-        r = self._lead_reading.get(k)
+        reads = self._lead_reading.setdefault(id(pd), {})
+        r = reads.get((id(lead), size))
         if r is None:
             key = self.matcher.order_key(lead.top, pd.by) if pd.by else lead.key
-            r = self._lead_reading[k] = self._reading(pd, size, key)
+            r = reads[(id(lead), size)] = self._reading(pd, size, key)
         return r
 
     def _unpack(self, packed: int) -> list[tuple[int, int]]:
