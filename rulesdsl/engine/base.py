@@ -33,6 +33,8 @@ ACTION_KINDS = ("play", "pass", "declare", "bury", "bid", "claim", "discard", "c
 # Actions of the tile family show tiles (Tenhou notation), not cards.
 TILE_ACTIONS = frozenset({"discard", "chow", "pung", "kong", "concealed_kong", "added_kong",
                           "win"})
+_CARD_RANGE = range(nt.CARD_KINDS)
+_TILE_RANGE = range(nt.TILE_KINDS)
 
 
 class IllegalAction(RulesdslError):
@@ -83,6 +85,14 @@ class Action:
     def parse(value: Any) -> Action:
         """An action from its text (`"H6 H6"`, `"pass"`, `"declare H2"`) or JSON form."""
         if isinstance(value, Action):
+            # An Action built in code may hold anything: only kinds and card or tile
+            # numbers the notation has (a negative number would index a hand from its end).
+            valid = _CARD_RANGE if value.kind not in TILE_ACTIONS else _TILE_RANGE
+            if value.kind not in ACTION_KINDS or not all(
+                    type(k) is int and k in valid for k in value.cards) \
+                    or (value.pattern is not None and not isinstance(value.pattern, str)) \
+                    or (value.kind == "bid") != (type(value.amount) is int):
+                raise IllegalAction(f"{value!r} is not an action of the notation")
             return value
         if isinstance(value, dict):
             kind = value.get("type")
@@ -113,7 +123,7 @@ class Action:
             raise IllegalAction("empty action; write cards such as 'H6 H6' or 'pass'")
         if text.startswith("bid"):
             amount = text[3:].strip()
-            if not amount.isdigit() or len(amount) > 9:
+            if not (amount.isascii() and amount.isdigit()) or len(amount) > 9:
                 raise IllegalAction("write a bid as 'bid N', e.g. 'bid 10'")
             return Action("bid", amount=int(amount))
         pattern = None

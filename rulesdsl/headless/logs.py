@@ -46,6 +46,7 @@ def play_game(ruleset, seed: int, agents: list, hands: int | None, log_path: str
         if not 0 <= view < ruleset.players:
             raise RulesdslError(f"no seat {view}; seats are 0..{ruleset.players - 1}")
         header["view"] = view
+        del header["seed"]  # the seed fixes every shuffle: with it a seat could rebuild the deal
     lines: list[dict[str, Any]] = [header]
     seen = len(state.log)
     if view is None:

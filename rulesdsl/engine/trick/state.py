@@ -416,6 +416,8 @@ class TrickState(EngineState):
             return
         if act.kind != "play":
             raise IllegalAction("it is time to play cards")
+        if act.pattern is not None:  # listed plays name none: "as X" would be accepted unread
+            raise IllegalAction("a trick play names no pattern (… as X); play the cards")
         if not act.cards:
             raise IllegalAction("play at least one card")
         self._check_held(seat, act.cards)
