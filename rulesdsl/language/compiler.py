@@ -63,6 +63,14 @@ MAX_EXTENDS_DEPTH = 8
 MAX_TIERS = 2000
 MAX_PATTERNS = 200
 MAX_DECK_CARDS = 8 * 54
+# Bounds on what the shedding move generator must enumerate: every play of a composite
+# whose parts repeat per step, and every filling of the wild cards in a hand, grow
+# combinatorially (a run of any length with two repeating parts, or a deck of wilds,
+# does not finish a hand). The bundled rulesets need one repeating part of fixed size,
+# five steps and eight wild cards.
+MAX_REPEATING_PARTS = 1
+MAX_REPEAT_STEPS = 5
+MAX_WILD_CARDS = 16  # the jokers of the largest deck (8 packs)
 
 
 # ---------------------------------------------------------------- reading files
@@ -162,6 +170,9 @@ def compile_document(doc: Document) -> Ruleset:
     problems = check_structure(doc, ruleset_schema())
     if problems:
         raise RulesetError(problems)
+    # JSON Schema counts 2.0 (and -0.0) as an integer; the compiler counts and indexes
+    # with these values, so they become the ints they equal.
+    doc.data = _whole_floats_as_ints(doc.data)
     compiler = _Compiler(doc)
     ruleset = compiler.compile()
     errors = [p for p in compiler.problems if p.severity == "error"]
@@ -169,6 +180,16 @@ def compile_document(doc: Document) -> Ruleset:
         raise RulesetError(compiler.problems)
     ruleset.warnings = [p for p in compiler.problems if p.severity != "error"]  # type: ignore
     return ruleset
+
+
+def _whole_floats_as_ints(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _whole_floats_as_ints(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_whole_floats_as_ints(v) for v in value]
+    return value
 
 
 # ---------------------------------------------------------------- the compiler
@@ -287,6 +308,7 @@ class _Compiler:
         )
         if not any(p.severity == "error" for p in self.problems):
             self._static_checks(ruleset)
+            self._check_wild_count(ruleset)
         return ruleset
 
     def _resolved(self) -> dict[str, Any]:
@@ -681,6 +703,8 @@ class _Compiler:
             if parts[key].shape != "run" or parts[key].repeat:
                 self.error(path + ("parts",), "a part that repeats per_step needs a key part "
                            "that is a run", expected="key: the index of a run part")
+            elif self._repeat_bounds(p, parts, key, path):
+                return None
         maximal = p.get("maximal", False)
         if maximal and (parts[key].shape != "run" or parts[key].run is None
                         or parts[key].run.over is None):
@@ -1219,6 +1243,49 @@ class _Compiler:
                            suggestion="check the select and the tiers above it")
         self._check_points_total(ruleset)
 
+    def _repeat_bounds(self, p: dict, parts: list[PatternDef], key: int, path: tuple) -> bool:
+        """Report a composite whose per-step parts exceed the bounds; True when one did."""
+        repeating = [j for j, part in enumerate(parts) if part.repeat]
+        if len(repeating) > MAX_REPEATING_PARTS:
+            self.error(path + ("parts", repeating[-1], "repeat"), f"{len(repeating)} parts "
+                       f"repeat per_step, over the limit of {MAX_REPEATING_PARTS} (max "
+                       "repeating parts)", expected="one part that repeats per_step")
+            return True
+        j = repeating[0]
+        group = p["parts"][j].get("group")
+        if parts[j].shape != "group" or not isinstance(group, int):
+            self.error(path + ("parts", j), "a part that repeats per_step has a fixed size",
+                       expected="group: N (a number, not a range) (max repeating parts)")
+            return True
+        run = parts[key].run
+        steps = run.length[1] if run is not None else 0
+        if steps > MAX_REPEAT_STEPS:
+            self.error(path + ("parts", key, "run", "length"), f"a run whose steps carry a "
+                       f"part repeating per_step may have {steps} steps, over the limit of "
+                       f"{MAX_REPEAT_STEPS} (max repeat steps)",
+                       expected=f"length: {{max: {MAX_REPEAT_STEPS}}} or less")
+            return True
+        return False
+
+    def _check_wild_count(self, ruleset: Ruleset) -> None:
+        """Card families: at most MAX_WILD_CARDS wild cards in the deck, in any context."""
+        if ruleset.is_tiles or not ruleset.wilds:
+            return
+        kinds = ruleset.kinds()
+        for ctx in ruleset.all_contexts():
+            values = ruleset.context_values(ctx)
+            try:
+                wild = sum(ruleset.deck[k] for k in kinds
+                           if any(w.select(Env(k, values)) for w in ruleset.wilds))
+            except EvaluationError as exc:
+                self.error(("wilds",), f"evaluating the wilds failed: {exc}")
+                return
+            if wild > MAX_WILD_CARDS:
+                self.error(("wilds",), f"{wild} cards of the deck are wild, over the limit "
+                           f"of {MAX_WILD_CARDS} (max wild cards)", key=True,
+                           expected=f"at most {MAX_WILD_CARDS} wild cards")
+                return
+
     def _check_points_total(self, ruleset: Ruleset) -> None:
         if ruleset.points_total is not None:
             total = ruleset.total_points()
@@ -1346,6 +1413,13 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
                 expected = ex["expect"]
                 names = expected if isinstance(expected, list) else [expected]
                 for n in names:
+                    # `expect` is free-form in the schema: a list or mapping here is no name.
+                    if not isinstance(n, (str, int, float, bool, type(None))):
+                        compiler.error(path + ("expect",), "a pattern example expects a "
+                                       "pattern name", expected="a pattern name, a list of "
+                                       "names, or none")
+                        ok = False
+                        continue
                     if n not in pattern_names and n != "none" and n is not None:
                         compiler.error(path + ("expect",), f"no pattern named {n!r}",
                                        expected="a pattern name or none",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from . import notation as nt
@@ -292,22 +292,17 @@ class _RankMatcher:
         rep_lo = sum(min((o.size for o in opts), default=n + 1) for opts in rep_options)
         rep_hi = sum(max((o.size for o in opts), default=0) for opts in rep_options)
         count = 0
-        for combo in itertools.product(*per_part):
+        # Only the combinations within n cards are walked (same order as the product): the
+        # others were skipped uncounted, so a walk over them was unbounded by the cap.
+        for combo in _products_within(per_part, n):
             base_size = sum(c.size for c in combo)
-            if base_size > n:
-                continue
             steps = combo[key_index].length
-            extras: list[tuple[_Instance, ...]] = [()]
+            extras: Iterable[tuple[_Instance, ...]] = [()]
             if repeating:
                 if not steps or not steps * rep_lo <= n - base_size <= steps * rep_hi:
                     continue
-                extras = []
-                choices = [itertools.combinations_with_replacement(opts, steps)
-                           for opts in rep_options]
-                for pick in itertools.product(*choices):
-                    flat = tuple(x for group in pick for x in group)
-                    if base_size + sum(x.size for x in flat) == n:
-                        extras.append(flat)
+                # Lazily, so the cap below also stops the enumeration of the picks.
+                extras = _picks_totalling(rep_options, steps, n - base_size)
             for extra in extras:
                 count += 1
                 if count > MAX_PART_COMBINATIONS:
@@ -337,6 +332,68 @@ class _RankMatcher:
                 key = self.order_key(lead.top, pd.by) if pd.by else lead.key
                 yield _Instance(tuple(sorted(demand.items())), n, key, lead.length,
                                 frozenset(demand), lead.top)
+
+
+def _products_within(options: list[list[_Instance]], n: int) -> Iterator[tuple[_Instance, ...]]:
+    """The tuples of `itertools.product(*options)` holding at most n cards, in the product's
+    order, without visiting the others (sizes are positive: a prefix that cannot fit ends
+    its branch)."""
+    least = [0] * (len(options) + 1)
+    for i in range(len(options) - 1, -1, -1):
+        least[i] = least[i + 1] + min((o.size for o in options[i]), default=n + 1)
+    ascending = [all(a.size <= b.size for a, b in zip(opts, opts[1:])) for opts in options]
+    picked: list[_Instance] = []
+
+    def walk(i: int, size: int) -> Iterator[tuple[_Instance, ...]]:
+        if i == len(options):
+            yield tuple(picked)
+            return
+        for o in options[i]:
+            if size + o.size + least[i + 1] > n:
+                if ascending[i]:
+                    break  # every later option is at least as large
+                continue
+            picked.append(o)
+            yield from walk(i + 1, size + o.size)
+            picked.pop()
+
+    if least[0] <= n:
+        yield from walk(0, 0)
+
+
+def _picks_totalling(rep_options: list[list[_Instance]], steps: int,
+                     cards: int) -> Iterator[tuple[_Instance, ...]]:
+    """`steps` options with repetition from each list (`combinations_with_replacement` per
+    list, then their product, flattened), in that order, keeping the picks of exactly
+    `cards` cards; branches that cannot reach `cards` are not walked."""
+    lows = [min((o.size for o in opts), default=0) for opts in rep_options]
+    highs = [max((o.size for o in opts), default=0) for opts in rep_options]
+    later_lo = [steps * sum(lows[j + 1:]) for j in range(len(rep_options))]
+    later_hi = [steps * sum(highs[j + 1:]) for j in range(len(rep_options))]
+    picked: list[_Instance] = []
+
+    def walk(j: int, slot: int, start: int, size: int) -> Iterator[tuple[_Instance, ...]]:
+        if j == len(rep_options):
+            if size == cards:
+                yield tuple(picked)
+            return
+        if slot == steps:
+            yield from walk(j + 1, 0, 0, size)
+            return
+        opts = rep_options[j]
+        left = steps - slot
+        for i in range(start, len(opts)):
+            o = opts[i]
+            if size + o.size + (left - 1) * lows[j] + later_lo[j] > cards:
+                continue
+            if size + o.size + (left - 1) * highs[j] + later_hi[j] < cards:
+                continue
+            picked.append(o)
+            yield from walk(j, slot + 1, i, size + o.size)
+            picked.pop()
+
+    if rep_options and all(rep_options):
+        yield from walk(0, 0, 0, 0)
 
 
 def _distinct_ok(rule: bool | str, parts: list[_Instance], key: _Instance) -> bool:
@@ -532,22 +589,14 @@ def _fitting_part_instances(matcher: _RankMatcher, pd: PatternDef, n: int, nat: 
                     and coverable(o)] for p in repeating]
     rep_lo = sum(min((o.size for o in opts), default=n + 1) for opts in rep_options)
     rep_hi = sum(max((o.size for o in opts), default=0) for opts in rep_options)
-    for combo in itertools.product(*per_part):
+    for combo in _products_within(per_part, n):  # as in _part_instances
         base_size = sum(c.size for c in combo)
-        if base_size > n:
-            continue
         steps = combo[key_index].length
-        extras: list[tuple[_Instance, ...]] = [()]
+        extras: Iterable[tuple[_Instance, ...]] = [()]
         if repeating:
             if not steps or not steps * rep_lo <= n - base_size <= steps * rep_hi:
                 continue
-            extras = []
-            choices = [itertools.combinations_with_replacement(opts, steps)
-                       for opts in rep_options]
-            for pick in itertools.product(*choices):
-                flat = tuple(x for group in pick for x in group)
-                if base_size + sum(x.size for x in flat) == n:
-                    extras.append(flat)
+            extras = _picks_totalling(rep_options, steps, n - base_size)
         for extra in extras:
             parts = list(combo) + list(extra)
             if sum(c.size for c in parts) != n:

@@ -1,0 +1,1 @@
+"""Fuzzing hostile rule files (issue 9): mutations, the property checked, the long run."""
