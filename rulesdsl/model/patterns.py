@@ -274,64 +274,63 @@ class _RankMatcher:
 
     def _part_instances(self, pd: PatternDef, n: int):
         fixed = [p for p in pd.parts if not p.repeat]
-        repeating = [p for p in pd.parts if p.repeat]
-        key_index = fixed.index(pd.parts[pd.key]) if not pd.parts[pd.key].repeat else 0
-        per_part: list[list[_Instance]] = []
-        for part in fixed:
-            options: list[_Instance] = []
-            for size in range(1, n + 1):
-                options.extend(self.instances(part, size))
-            per_part.append(options)
-        rep_options: list[list[_Instance]] = []
-        for part in repeating:
-            options = []
-            for size in range(1, n + 1):
-                options.extend(self.instances(part, size))
-            rep_options.append(options)
-        # Fewest and most cards one round of the repeating parts can take.
-        rep_lo = sum(min((o.size for o in opts), default=n + 1) for opts in rep_options)
-        rep_hi = sum(max((o.size for o in opts), default=0) for opts in rep_options)
-        count = 0
-        # Only the combinations within n cards are walked (same order as the product): the
-        # others were skipped uncounted, so a walk over them was unbounded by the cap.
-        for combo in _products_within(per_part, n):
-            base_size = sum(c.size for c in combo)
-            steps = combo[key_index].length
-            extras: Iterable[tuple[_Instance, ...]] = [()]
-            if repeating:
-                if not steps or not steps * rep_lo <= n - base_size <= steps * rep_hi:
+        per_part = [_part_options(self, p, n) for p in fixed]
+        rep_options = [_part_options(self, p, n) for p in pd.parts if p.repeat]
+        key_index = _key_index(pd, fixed)
+        yield from _composites(self, pd, n, per_part, rep_options, key_index,
+                               MAX_PART_COMBINATIONS)
+
+
+def _composites(matcher: _RankMatcher, pd: PatternDef, n: int,
+                per_part: list[list[_Instance]], rep_options: list[list[_Instance]],
+                key_index: int, cap: int | None) -> Iterator[_Instance]:
+    """The composite instances of `n` cards made of one option per fixed part and, per
+    step of the key part's run, one per repeating part; the composite's rules (same
+    length, distinct, bomb-free, maximal) applied. `cap` bounds the combinations tried."""
+    # Fewest and most cards one round of the repeating parts can take.
+    rep_lo = sum(min((o.size for o in opts), default=n + 1) for opts in rep_options)
+    rep_hi = sum(max((o.size for o in opts), default=0) for opts in rep_options)
+    count = 0
+    # Only the combinations within n cards are walked (same order as the product): the
+    # others were skipped uncounted, so a walk over them was unbounded by the cap.
+    for combo in _products_within(per_part, n):
+        base_size = sum(c.size for c in combo)
+        steps = combo[key_index].length
+        extras: Iterable[tuple[_Instance, ...]] = [()]
+        if rep_options:
+            if not steps or not steps * rep_lo <= n - base_size <= steps * rep_hi:
+                continue
+            # Lazily, so the cap below also stops the enumeration of the picks.
+            extras = _picks_totalling(rep_options, steps, n - base_size)
+        for extra in extras:
+            count += 1
+            if cap is not None and count > cap:
+                return
+            parts = list(combo) + list(extra)
+            if sum(c.size for c in parts) != n:
+                continue
+            if pd.same_length:
+                lengths = {c.length for c in combo if c.length}
+                if len(lengths) > 1:
                     continue
-                # Lazily, so the cap below also stops the enumeration of the picks.
-                extras = _picks_totalling(rep_options, steps, n - base_size)
-            for extra in extras:
-                count += 1
-                if count > MAX_PART_COMBINATIONS:
-                    return
-                parts = list(combo) + list(extra)
-                if sum(c.size for c in parts) != n:
-                    continue
-                if pd.same_length:
-                    lengths = {c.length for c in combo if c.length}
-                    if len(lengths) > 1:
-                        continue
-                if not _distinct_ok(pd.distinct, parts, combo[key_index]):
-                    continue
-                lead = combo[key_index]
-                if pd.bomb_free and self.holds_bomb(
-                        parts[:key_index] + parts[key_index + 1:], n - lead.size):
-                    continue
-                demand: Counter = Counter()
-                for c in parts:
-                    for rank, cnt in c.demand:
-                        demand[rank] += cnt
-                if pd.maximal:
-                    run = pd.parts[pd.key].run
-                    assert run is not None
-                    if any(demand[rank] >= run.group for rank in lead.beyond):
-                        continue  # another part would lengthen the key run
-                key = self.order_key(lead.top, pd.by) if pd.by else lead.key
-                yield _Instance(tuple(sorted(demand.items())), n, key, lead.length,
-                                frozenset(demand), lead.top)
+            if not _distinct_ok(pd.distinct, parts, combo[key_index]):
+                continue
+            lead = combo[key_index]
+            if pd.bomb_free and matcher.holds_bomb(
+                    parts[:key_index] + parts[key_index + 1:], n - lead.size):
+                continue
+            demand: Counter = Counter()
+            for c in parts:
+                for rank, cnt in c.demand:
+                    demand[rank] += cnt
+            if pd.maximal:
+                run = pd.parts[pd.key].run
+                assert run is not None
+                if any(demand[rank] >= run.group for rank in lead.beyond):
+                    continue  # another part would lengthen the key run
+            key = matcher.order_key(lead.top, pd.by) if pd.by else lead.key
+            yield _Instance(tuple(sorted(demand.items())), n, key, lead.length,
+                            frozenset(demand), lead.top)
 
 
 def _products_within(options: list[list[_Instance]], n: int) -> Iterator[tuple[_Instance, ...]]:
@@ -587,41 +586,6 @@ def _fitting_part_instances(matcher: _RankMatcher, pd: PatternDef, n: int, nat: 
                  and coverable(o)] for p in fixed]
     rep_options = [[o for o in _part_options(matcher, p, n) if o.ranks <= reachable
                     and coverable(o)] for p in repeating]
-    rep_lo = sum(min((o.size for o in opts), default=n + 1) for opts in rep_options)
-    rep_hi = sum(max((o.size for o in opts), default=0) for opts in rep_options)
-    for combo in _products_within(per_part, n):  # as in _part_instances
-        base_size = sum(c.size for c in combo)
-        steps = combo[key_index].length
-        extras: Iterable[tuple[_Instance, ...]] = [()]
-        if repeating:
-            if not steps or not steps * rep_lo <= n - base_size <= steps * rep_hi:
-                continue
-            extras = _picks_totalling(rep_options, steps, n - base_size)
-        for extra in extras:
-            parts = list(combo) + list(extra)
-            if sum(c.size for c in parts) != n:
-                continue
-            if pd.same_length:
-                lengths = {c.length for c in combo if c.length}
-                if len(lengths) > 1:
-                    continue
-            if not _distinct_ok(pd.distinct, parts, combo[key_index]):
-                continue
-            lead = combo[key_index]
-            if pd.bomb_free and matcher.holds_bomb(
-                    parts[:key_index] + parts[key_index + 1:], n - lead.size):
-                continue
-            demand: Counter = Counter()
-            for c in parts:
-                for rank, cnt in c.demand:
-                    demand[rank] += cnt
-            if pd.maximal:
-                run = pd.parts[pd.key].run
-                assert run is not None
-                if any(demand[rank] >= run.group for rank in lead.beyond):
-                    continue  # another part would lengthen the key run
-            if pd.where is not None and not all(matcher.rank_allowed(pd, r) for r in demand):
-                continue
-            key = matcher.order_key(lead.top, pd.by) if pd.by else lead.key
-            yield _Instance(tuple(sorted(demand.items())), n, key, lead.length,
-                            frozenset(demand), lead.top)
+    for inst in _composites(matcher, pd, n, per_part, rep_options, key_index, None):
+        if pd.where is None or all(matcher.rank_allowed(pd, r) for r in inst.ranks):
+            yield inst
