@@ -50,3 +50,12 @@ def test_positions_are_recorded_for_values_and_keys():
     assert (mark.line, mark.column, mark.style) == (3, 11, "'")
     key = doc.mark(("top", "list"), key=True)
     assert (key.line, key.column) == (2, 3)
+
+
+def test_a_large_plain_document_is_refused_without_blaming_aliases():
+    text = "language: 1\nrows:\n" + "".join(f"  - [{i}, {i}, {i}]\n" for i in range(20000))
+    with pytest.raises(RulesetError) as info:
+        load_yaml(text, "big.yaml")
+    problem = info.value.problems[0]
+    assert (problem.line, problem.path) == (3, "rows")
+    assert "max document size" in problem.message and "alias" not in problem.message

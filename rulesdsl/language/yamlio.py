@@ -257,6 +257,7 @@ def _plain_tree_shape(root: yaml.Node) -> tuple[int, int]:
 def _expansion_problem(root: yaml.Node, file: str) -> Problem | None:
     size: dict[int, int] = {}
     open_nodes: set[int] = set()
+    shared = False
     stack: list[tuple[yaml.Node, bool, Path_]] = [(root, False, ())]
     while stack:
         node, done, path = stack.pop()
@@ -267,6 +268,11 @@ def _expansion_problem(root: yaml.Node, file: str) -> Problem | None:
             total = 1 + sum(size[id(k)] for k in kids)
             size[key] = total
             if total > MAX_NODES and all(size[id(k)] <= MAX_NODES for k in kids):
+                if not shared:  # a plain document that is simply too large
+                    return _problem_at(file, node.start_mark,
+                                       f"this value holds {total} values, over the limit of "
+                                       f"{MAX_NODES} (max document size)",
+                                       expected="a smaller rule file", path=format_path(path))
                 return _problem_at(file, node.start_mark,
                                    f"this value expands to {total} values through aliases, over "
                                    f"the limit of {MAX_NODES} (max document size)",
@@ -286,6 +292,8 @@ def _expansion_problem(root: yaml.Node, file: str) -> Problem | None:
         for kid, kid_path in reversed(_children(node, path)):
             if id(kid) not in size:
                 stack.append((kid, False, kid_path))
+            else:
+                shared = True  # a value reached again: an alias
     return None
 
 
