@@ -70,7 +70,7 @@ class Sizes:
     shape_hands: int = 2000  # hands per win-shape row
     score_hands: int = 40  # winning hands per scoring row
     validate_runs: int | None = None  # cold processes; None: one per repeat
-    rlcard_games: int = 20  # RLCard games per repeat
+    rlcard_games: int = 100  # games a side per repeat in the paired peer loops
 
     @classmethod
     def quick(cls) -> Sizes:
