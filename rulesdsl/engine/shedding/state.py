@@ -249,9 +249,11 @@ class ShedState(EngineState):
         for i, kind in enumerate(order[:dealt]):
             hands[i % g.hands_dealt][kind] += 1
         self.hands = hands[: g.players]
+        # Hand i's cards in kind order (what _cards gives), straight from the deal.
+        held = [sorted(order[i:dealt:g.hands_dealt]) for i in range(g.hands_dealt)]
         kitty_size = g.ruleset.deal.get("kitty", 0)
         self.kitty = order[dealt:dealt + kitty_size]
-        self.unused = [k for h in hands[g.players:] for k in self._cards(h)]
+        self.unused = [k for cards in held[g.players:] for k in cards]
         self.unused += order[dealt + kitty_size:]
         self.phase = "play"
         self.dealer = None
@@ -262,7 +264,7 @@ class ShedState(EngineState):
         self.round_points = 0
         self.captured = [0] * g.players
         self.out = []
-        self._event(type="deal", hands=[g.format(self._cards(h)) for h in self.hands],
+        self._event(type="deal", hands=[g.format(cards) for cards in held[: g.players]],
                     kitty=g.format(self.kitty), unused=g.format(self.unused))
         if g.rules.auction is not None:
             opener = self._rng("opener").randrange(g.players)
@@ -447,7 +449,7 @@ class ShedState(EngineState):
             self.hands[self.dealer][kind] += 1
         self._seat_hp.pop(self.dealer, None)  # the hand grew: its plays are new
         self._event(type="dealer", seat=self.dealer, bid=auc["bid"],
-                    kitty=nt.format_cards(self.kitty))
+                    kitty=g.format(self.kitty))
         self._set_sides()
         self.phase = "play"
         self.first_leader = self.to_act = self.dealer
@@ -541,8 +543,9 @@ class ShedState(EngineState):
             return
         assert reading is not None
         g = self.game
-        hp = self._seat_plays(seat)
         hand = self.hands[seat]
+        known = self._seat_hp.get(seat)
+        hp = known[1] if known is not None and known[0] is hand else self._seat_plays(seat)
         cards = act.cards
         for kind in cards:
             hand[kind] -= 1
@@ -556,6 +559,9 @@ class ShedState(EngineState):
                      "pattern": reading.pattern, "size": reading.size, "key": reading.key,
                      "bomb": reading.bomb, "bomb_size": reading.bomb_size,
                      "exclusive": reading.exclusive}
+        # What _read_last would rebuild from that dict: a shedding `beats` reads only
+        # these fields, so the play's own reading serves.
+        self._last_of = (self.last, reading)
         self.passes = 0
         self.log.append({"type": "play", "seat": seat, "cards": text,
                          "pattern": reading.pattern, "hand": self.hand_no})
@@ -584,12 +590,13 @@ class ShedState(EngineState):
         """Everyone else passed: the last player takes the round's points and leads."""
         assert self.last is not None
         last_seat = self.last["seat"]
-        others = 0  # the other seats still holding cards
+        passes = self.passes
+        others = 0  # the other seats still holding cards, counted until they outnumber passes
         for s, hand in enumerate(self.hands):
             if s != last_seat and any(hand):
                 others += 1
-        if self.passes < others:
-            return
+                if passes < others:
+                    return
         self._end_round(last_seat)
         if self._ended_by_table():
             self.last = None
