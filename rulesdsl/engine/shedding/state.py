@@ -128,7 +128,7 @@ class ShedState(EngineState):
         # Shortcuts, not state (a clone or a restored state starts without them):
         # the play sampled at this decision and its reading (cleared by every apply, so
         # applying that very action needs no check);
-        self._sampled: tuple[Action, Reading] | None = None
+        self._sampled: tuple[Action, Reading | None] | None = None
         # each seat's hand list and its lead plays (valid while that list is the seat's
         # hand: the engine updates it on play and drops it when a hand grows);
         self._seat_hp: dict[int, tuple[list[int], HandPlays]] = {}
@@ -146,7 +146,9 @@ class ShedState(EngineState):
             actions = self._actions()
             if not actions:
                 raise IllegalAction("the game is over")
-            return actions[rng.randrange(len(actions))]
+            act = actions[rng.randrange(len(actions))]
+            self._sampled = (act, None)  # a bid needs no reading
+            return act
         hand, hp, chosen = self._plays_here()
         if chosen is None:
             entry = hp.entries[rng.randrange(len(hp.entries))]
@@ -300,6 +302,9 @@ class ShedState(EngineState):
         seat = self.to_act
         assert seat is not None
         if self.phase == "auction":
+            sampled = self._sampled
+            if sampled is not None and sampled[0] is act:
+                return None  # sampled from this very decision's bids
             if act not in self._auction_actions(seat):
                 raise IllegalAction(self._why_not_bid(seat, act))
             return None
