@@ -30,6 +30,7 @@ import random
 import sys
 import tempfile
 import time
+import traceback
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -127,29 +128,32 @@ def check_results(name: str, state) -> None:
     """Per finished hand and for the returns so far."""
     rs = state.game.ruleset
     returns = state.returns()
-    assert len(returns) == rs.players
+    assert len(returns) == rs.players, f"returns for {len(returns)} seats"
     family = rs.family
     for result in state.results:
         if family == "tiles":
             assert abs(sum(result["payments"])) < 1e-9, result
         elif family == "shedding":
-            assert sorted(result["order"]) == list(range(rs.players))
+            assert sorted(result["order"]) == list(range(rs.players)), \
+                f"finishing order {result['order']}"
             unused = 0  # unused cards belong to the current hand only: checked at the end
             if result is state.results[-1] and state.phase == "over":
                 unused = sum(rs.card_points(k) for k in state.unused)
                 assert sum(result["captured"]) + sum(result["in_hand"]) + unused \
-                    == rs.total_points()
+                    == rs.total_points(), f"shedding points do not add up: {result}"
         else:
             in_tricks = sum(e["points"] for e in state.log
                             if e["type"] == "trick" and e["hand"] == state.results.index(result))
-            assert in_tricks + result["kitty_points"] == rs.total_points()
+            assert in_tricks + result["kitty_points"] == rs.total_points(), \
+                f"trick points {in_tricks} + kitty {result['kitty_points']}"
     if name in ZERO_SUM_EXCEPTIONS:
         team_of = rs.team_of()
         for result in state.results:
             for s, value in enumerate(result["returns"]):
-                assert value in (-1.0, 0.0, 1.0)
+                assert value in (-1.0, 0.0, 1.0), f"a hand return of {value}"
                 partners = [t for t in range(rs.players) if team_of[t] == team_of[s]]
-                assert all(result["returns"][t] == value for t in partners)
+                assert all(result["returns"][t] == value for t in partners), \
+                    f"partners return differently: {result['returns']}"
     else:
         assert abs(sum(returns)) < 1e-9, f"returns are not zero-sum: {returns}"
 
@@ -205,7 +209,7 @@ def check_legality(state, rng: random.Random) -> None:
     legal = state.legal_actions()
     count = legal.count()
     assert count >= 1, "a decision with no legal action"
-    assert len(legal) == count
+    assert len(legal) == count, f"len {len(legal)} != count {count}"
     for _ in range(2):
         a = state.sample_action(rng)
         assert state.is_legal(a) and a in legal and state.why_illegal(a) is None, str(a)
@@ -272,7 +276,7 @@ class CheckingAgent:
             text = state.to_json()
             again = state.game.state_from_json(text)
             assert again == state and again.to_json() == text, "round trip changed the state"
-            assert state.clone() == state
+            assert state.clone() == state, "clone differs from the state"
             self.report.roundtrips += 1
             if not self.forks:  # continue one copy to the end with a copy of the rng
                 twin = random.Random()
@@ -305,7 +309,8 @@ def soak_game(name: str, seed: int, log_dir: str | None = None) -> GameReport:
             path = os.path.join(tmp, "game.jsonl")
             state = play_game(rs, seed, [agent] * rs.players, hands, path)
             check_position(name, state, agent.rng, report)
-            assert state.game.state_from_json(state.to_json()) == state
+            assert state.game.state_from_json(state.to_json()) == state, \
+                "final round trip changed the state"
             report.roundtrips += 1
             with open(path, encoding="utf-8") as f:
                 report.actions = sum(json.loads(line)["type"] == "action" for line in f)
@@ -315,7 +320,10 @@ def soak_game(name: str, seed: int, log_dir: str | None = None) -> GameReport:
             assert result.ok, result.message
             assert result.returns == state.returns()
     except Exception as exc:  # a soak reports every failure with its seed, then goes on
-        report.failure = f"{type(exc).__name__}: {exc}"[:500]
+        # Where it broke too: a bare assert (ours or an engine's) says nothing by itself.
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        where = f"{os.path.basename(frame.filename)}:{frame.lineno}"
+        report.failure = f"{type(exc).__name__} at {where}: {exc}"[:500]
     return report
 
 
