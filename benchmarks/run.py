@@ -38,6 +38,9 @@ from typing import Any
 
 import rulesdsl
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_win_shape import random_counts  # noqa: E402  (the same random hands)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 TRICK = ["taicang-zhongxin-wu", "huzhou-hong-wu", "wenling-hong-wu"]
@@ -322,25 +325,6 @@ def enumerate_actions(name: str, sz: Sizes, repeats: int) -> list[Row]:
 
 
 # ---------------------------------------------------------------- tiles
-
-
-def random_counts(rng: random.Random, size: int) -> list[int]:
-    """34 tile counts: half complete-ish hands (sets and a pair cut to size), half draws."""
-    if rng.random() < 0.5:
-        kinds: list[int] = []
-        while len(kinds) < size + 3:
-            if rng.random() < 0.5:
-                start = rng.randrange(3) * 9 + rng.randrange(7)
-                kinds += [start, start + 1, start + 2]
-            else:
-                kinds += [rng.randrange(34)] * 3
-        kinds = ([rng.randrange(34)] * 2 + kinds)[:size]
-    else:
-        kinds = rng.sample(list(range(34)) * 4, size)
-    counts = [0] * 34
-    for k in kinds:
-        counts[k] += 1
-    return counts
 
 
 _shape_hands: dict[int, list[list[int]]] = {}
