@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from rulesdsl.engine.base import IllegalAction
+from rulesdsl.model import notation as nt
 
 
 def assert_illegal(st, action, *fragments):
@@ -19,3 +22,10 @@ def assert_illegal(st, action, *fragments):
     assert not st.is_legal(action)
     assert action not in st.legal_actions()
     assert st.why_illegal(action) == reason
+
+
+@functools.lru_cache(maxsize=65_536)
+def parsed_cards(text: str) -> tuple[int, ...]:
+    """A logged play's cards (conservation checks re-read the whole log at every position,
+    so the same texts recur)."""
+    return tuple(nt.parse_cards(text))

@@ -12,6 +12,7 @@ import rulesdsl
 from rulesdsl.engine.base import Action, IllegalAction
 from rulesdsl.model import notation as nt
 from rulesdsl.model.patterns import readings
+from tests.helpers import parsed_cards
 
 GAMES = ["wenling-duijia-tong", "guan-pai", "wenling-biao-tong", "wenling-liujia-tong"]
 _games: dict[str, object] = {}
@@ -35,7 +36,7 @@ def cards_in_play(state) -> list[int]:
             total[k] += 1
     for event in state.log:
         if event["type"] == "play" and event["hand"] == state.hand_no:
-            for k in nt.parse_cards(event["cards"]):
+            for k in parsed_cards(event["cards"]):
                 total[k] += 1
     return total
 

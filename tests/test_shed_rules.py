@@ -918,6 +918,10 @@ def test_biao_claim_with_eight_of_a_kind_or_four_jokers_after_a_ten(hand):
     assert st.dealer == 1 and st.results[-1]["order"][0] == 1
     # the claimant deals and wins at the bid standing (dealer-side payout at 10)
     assert st.returns() == [-5.0, 15.0, -5.0, -5.0]
+    # the kitty was never handed over: its points are in the result, not lost
+    kitty = sum(st.game.hc.points[k] for k in st.kitty)
+    end = st.results[-1]
+    assert end["kitty_points"] == kitty > 0
 
 
 def test_biao_claim_without_a_bid_pays_at_five():

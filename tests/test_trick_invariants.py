@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import rulesdsl
 from rulesdsl.engine.base import Action, IllegalAction
 from rulesdsl.model import notation as nt
+from tests.helpers import parsed_cards
 
 GAMES = ["taicang-zhongxin-wu", "huzhou-hong-wu", "wenling-hong-wu"]
 _games: dict[str, object] = {}
@@ -36,7 +37,7 @@ def all_cards(state) -> list[int]:
             total[k] += 1
     for event in state.log:
         if event["type"] == "play" and event["hand"] == state.hand_no:
-            for k in nt.parse_cards(event["cards"]):
+            for k in parsed_cards(event["cards"]):
                 total[k] += 1
     if state.phase == "bury":
         for k in state.kitty:  # taken into the dealer's hand, not yet buried

@@ -18,6 +18,7 @@ from typing import Any
 from ..api import load
 from ..engine.base import Action, IllegalAction
 from ..errors import RulesdslError, RulesetError
+from ..model.ruleset import Ruleset
 
 LOG_FORMAT = 1
 # Actions whose content everyone at the table sees; the others show only their kind.
@@ -89,8 +90,10 @@ class ReplayResult:
     returns: list[float] | None = None
 
 
-def replay(path: str, ruleset_ref: str | None = None) -> ReplayResult:
-    """Re-check every action of a log against the rules."""
+def replay(path: str, ruleset_ref: str | Ruleset | None = None) -> ReplayResult:
+    """Re-check every action of a log against the rules. `ruleset_ref` overrides the
+    header's ruleset: an id or path, or an already compiled Ruleset (a referee checking
+    many logs compiles once and keeps the engine's caches warm); its hash must match."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -118,7 +121,8 @@ def replay(path: str, ruleset_ref: str | None = None) -> ReplayResult:
         return ReplayResult(False, f"{path}:1: log format {header.get('format')!r} is not "
                             f"supported (expected {LOG_FORMAT})", 1)
     try:
-        ruleset = load(ruleset_ref or header.get("ruleset", ""))
+        ruleset = ruleset_ref if isinstance(ruleset_ref, Ruleset) else \
+            load(ruleset_ref or header.get("ruleset", ""))
     except RulesetError as exc:
         return ReplayResult(False, f"{path}:1: cannot load the ruleset: {exc}", 1)
     if ruleset.hash != header.get("hash"):

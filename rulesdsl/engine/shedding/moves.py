@@ -190,6 +190,8 @@ class MoveGenerator:
         self._play_of: dict[int, Play] = {}  # packed demand -> sorted rank keys
         # packed play -> (play, its lead entries), for hands without wilds
         self._entries_of: dict[int, tuple[Play, list[Entry]]] = {}
+        # (instance, naturals held per demanded rank, wild jokers held) -> packed fillings
+        self._fills: dict[tuple, list[int]] = {}
         self._held_memo: dict[tuple, list[Option]] = {}  # part class -> held options (a hand)
         self._classes: dict[int, tuple] = {}
         self._plans: dict[int, _Plan] = {}
@@ -670,8 +672,21 @@ class MoveGenerator:
 
     # ------------------------------------------------------------ wilds
 
-    def _fill(self, inst: _Instance, held: _Held) -> Iterator[int]:
-        """Realise one demand (packed plays): fewer naturals where wilds stand in instead."""
+    def _fill(self, inst: _Instance, held: _Held) -> list[int]:
+        """Realise one demand (packed plays): fewer naturals where wilds stand in instead.
+        The fillings depend only on the instance, the naturals the hand holds of each
+        rank it demands (up to the demand) and the wild jokers held, so they are kept."""
+        ranks = held.ranks
+        key = (inst, tuple(min(ranks.get(r, 0), c) for r, c in inst.demand),
+               tuple(held.jokers.items()))
+        out = self._fills.get(key)
+        if out is None:
+            if len(self._fills) > 10 * CACHE_LIMIT:
+                self._fills.clear()
+            out = self._fills[key] = list(self._fillings(inst, held))
+        return out
+
+    def _fillings(self, inst: _Instance, held: _Held) -> Iterator[int]:
         ranks, jokers, shift = held.ranks, held.jokers, self.shift
         slots: list[tuple[int, int, int, int]] = []  # rank, count, fewest wilds, most extra
         spare = held.joker_total

@@ -783,9 +783,13 @@ class ShedState(EngineState):
                     outcome[s] -= gain * len(defenders) / len(dealer_side)
         for s in range(g.players):
             self.totals[s] += outcome[s]
+        # A hand that ends in the auction (a claim) never hands the kitty over: its points
+        # stay there, and the result says so (every point of the deck is accounted for).
+        kitty_points = sum(points[k] for k in self.kitty) if self.phase == "auction" else 0
         result = {"type": "hand_end", "order": order + left, "dealer": self.dealer,
                   "places": [places[s] for s in range(g.players)],
-                  "captured": list(self.captured), "in_hand": in_hand, "scores": scores,
+                  "captured": list(self.captured), "in_hand": in_hand,
+                  "kitty_points": kitty_points, "scores": scores,
                   "team_points": team_points, "outcomes": outcomes, "returns": outcome}
         self._event(**result)
         self.results.append(result)
