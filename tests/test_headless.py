@@ -45,6 +45,16 @@ def test_logged_game_replays_and_a_changed_action_is_caught(name, tmp_path):
     assert not result.ok and result.line == index + 1, result.message
 
 
+def test_replay_with_a_compiled_ruleset_checks_its_hash(tmp_path):
+    ruleset = rulesdsl.load("guan-pai")
+    log = tmp_path / "g.jsonl"
+    state = play_game(ruleset, 2, make_agents("random", ruleset.players), 1, str(log))
+    ok = replay(str(log), ruleset)
+    assert ok.ok and ok.returns == state.returns(), ok.message
+    other = replay(str(log), rulesdsl.load("dou-dizhu"))
+    assert not other.ok and other.line == 1 and "hash differs" in other.message
+
+
 @pytest.mark.parametrize("name", ALL)
 def test_same_seed_same_json_output(name):
     args = ("play", name, "--seed", "1", "--json") + (("--hands", "1") if "wu" in name else ())
