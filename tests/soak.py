@@ -24,6 +24,7 @@ every action) and once more on the final state, `check_position` asserts
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -339,7 +340,23 @@ def soak_game(name: str, seed: int, log_dir: str | None = None) -> GameReport:
 # ---------------------------------------------------------------- the long run
 
 
+# A worker whose resident memory passes this drops its compiled rulesets (and with them
+# every engine cache) before its next batch: hours of games must not exhaust the machine.
+RSS_LIMIT = 3 * 2**30
+
+
+def _rss() -> int:
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def _run_batch(name: str, seeds: list[int]) -> dict[str, Any]:
+    if _rss() > RSS_LIMIT:
+        _rulesets.clear()
+        gc.collect()
     out = {"name": name, "games": 0, "actions": 0, "checked": 0, "listed": 0,
            "roundtrips": 0, "failures": []}
     for seed in seeds:

@@ -44,6 +44,9 @@ FIELD = 16  # bits per rank in a packed count vector; counts stay far below 2**1
 FIELD_MASK = (1 << FIELD) - 1
 Option = tuple[int, int, _Instance, Reading]  # packed demand, rank mask, instance, reading
 CACHE_LIMIT = 20_000  # hands kept per game before the cache starts afresh
+# ...or lead entries held by those hands (a six-seat, four-deck hand with wilds has
+# thousands: counting hands alone let the cache grow to gigabytes).
+ENTRY_LIMIT = 2_000_000
 
 
 class Entry(NamedTuple):
@@ -199,6 +202,7 @@ class MoveGenerator:
         self.unit: list[int] = [1 << self.shift[r] if r in self.shift else 0 for r in self.rank_of]
         self._by_kinds: dict[tuple[int, ...], HandPlays] = {}  # card counts -> plays
         self._by_ranks: dict[int, HandPlays] = {}  # packed rank counts -> plays
+        self._cached_entries = 0  # lead entries of the hands in _by_ranks (at most)
 
     # ------------------------------------------------------------ hands
 
@@ -261,8 +265,12 @@ class MoveGenerator:
         return out
 
     def _remember(self, hp: HandPlays) -> None:
-        if len(self._by_ranks) > CACHE_LIMIT:
+        self._cached_entries += len(hp.entries)
+        if len(self._by_ranks) > CACHE_LIMIT or self._cached_entries > ENTRY_LIMIT:
+            # Both indexes go: _by_kinds would otherwise keep the dropped hands alive.
             self._by_ranks.clear()
+            self._by_kinds.clear()
+            self._cached_entries = len(hp.entries)
         self._by_ranks[hp.packed] = hp
 
     def _remember_kinds(self, key: tuple[int, ...], hp: HandPlays) -> None:
