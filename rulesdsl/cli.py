@@ -13,10 +13,10 @@ import yaml
 
 from . import __version__
 from .api import FileResult, compiled_json, load, rule_files, validate_file
+from .compiler.core import _context_value
+from .compiler.schema import schema_json
 from .errors import Problem, RulesdslError, RulesetError
 from .examples import load_examples_file, run_examples
-from .language.compiler import _context_value
-from .language.schema import schema_json
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -142,9 +142,9 @@ def _pairs(values: list[str] | None, flag: str) -> list[tuple[str, str]]:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from . import notation as nt
     from .engine.tiles.hand import ScoringHand
     from .engine.tiles.scoring import parse_melds, score_hand
-    from .model import notation as nt
 
     ruleset = load(args.ruleset)
     if ruleset.family != "tiles":

@@ -12,12 +12,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import notation as nt
+from .compiler.core import _Compiler, check_examples, read_document
+from .compiler.schema import examples_file_schema
 from .errors import Problem, RulesetError
-from .language.compiler import _Compiler, check_examples, read_document
-from .language.schema import examples_file_schema
 from .language.structure import check_structure
 from .language.yamlio import Document
-from .model import notation as nt
 from .model.hand import HandContext
 from .model.patterns import Reading, beats, readings
 from .model.ruleset import LookupError_, Ruleset

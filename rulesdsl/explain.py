@@ -17,12 +17,12 @@ from typing import Any
 
 import yaml
 
+from . import notation as nt
 from .errors import RulesdslError
-from .language.typecheck import Env
-from .model import notation as nt
 from .model.hand import TRUMP, HandContext
 from .model.patterns import _RankMatcher, readings
 from .model.ruleset import PatternDef, Ruleset
+from .runtime.expressions import Env
 
 # Which context type each shorthand flag sets.
 FLAG_TYPES = {"trump": "suit", "level": "rank", "wild": "tile"}

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import notation as nt
 from .explain import explain_data, resolve_context
-from .model import notation as nt
 from .model.ruleset import Ruleset
 
 # ---------------------------------------------------------------- the document model

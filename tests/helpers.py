@@ -6,8 +6,8 @@ import functools
 
 import pytest
 
+from rulesdsl import notation as nt
 from rulesdsl.engine.base import IllegalAction
-from rulesdsl.model import notation as nt
 
 
 def assert_illegal(st, action, *fragments):

@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import rulesdsl
+from rulesdsl import notation as nt
 from rulesdsl.engine.base import TILE_ACTIONS, Action
 from rulesdsl.headless.logs import play_game, replay
-from rulesdsl.model import notation as nt
 from rulesdsl.resources import bundled_rulesets
 from tests.test_shed_invariants import cards_in_play
 from tests.test_trick_invariants import all_cards

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from rulesdsl import notation as nt
 from rulesdsl.engine.base import Action, IllegalAction
 from rulesdsl.errors import RulesdslError
-from rulesdsl.model import notation as nt
 from rulesdsl.resources import bundled_rulesets
 from tests.soak import ruleset
 
@@ -140,7 +140,7 @@ def illegal_candidates(state, rng: random.Random) -> list[tuple[str, Action]]:
         out.append(("bid while playing", Action("bid", amount=1)))
     if state.phase == "auction":
         auc = state.auction
-        bids = rs.shed.auction["bids"]
+        bids = rs.play.auction["bids"]
         if auc["bid"]:
             low = [b for b in bids if b <= auc["bid"]]
             out.append(("bid not above the current one", Action("bid", amount=rng.choice(low))))

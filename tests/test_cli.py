@@ -11,7 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from rulesdsl.cli import main
-from rulesdsl.language.schema import ruleset_schema
+from rulesdsl.compiler.schema import ruleset_schema
 
 from .conftest import ROOT
 

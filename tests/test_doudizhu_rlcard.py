@@ -21,8 +21,8 @@ rlcard_utils = pytest.importorskip("rlcard.games.doudizhu.utils")
 rlcard_card = pytest.importorskip("rlcard.games.base")
 
 import rulesdsl  # noqa: E402
+from rulesdsl import notation as nt  # noqa: E402
 from rulesdsl.engine.shedding.moves import MoveGenerator  # noqa: E402
-from rulesdsl.model import notation as nt  # noqa: E402
 from rulesdsl.model.hand import HandContext  # noqa: E402
 from rulesdsl.model.patterns import readings  # noqa: E402
 

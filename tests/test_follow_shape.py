@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 
 import rulesdsl
+from rulesdsl import notation as nt
 from rulesdsl.engine.base import IllegalAction
-from rulesdsl.model import notation as nt
 
 from .test_trick_rules import counts, sub_multisets
 

@@ -25,9 +25,9 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import rulesdsl
+from rulesdsl import notation as nt
 from rulesdsl.headless.agents import make_agents
 from rulesdsl.headless.logs import play_game
-from rulesdsl.model import notation as nt
 from rulesdsl.resources import bundled_rulesets
 from tests.soak import ruleset
 

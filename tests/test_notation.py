@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rulesdsl import notation as nt
 from rulesdsl.errors import NotationError
-from rulesdsl.model import notation as nt
 
 
 @pytest.mark.parametrize("text, expected", [

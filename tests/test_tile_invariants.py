@@ -100,7 +100,7 @@ def test_a_whole_game_of_several_hands_terminates():
 
 
 def test_observation_hides_other_hands_and_the_wall():
-    from rulesdsl.model import notation as nt
+    from rulesdsl import notation as nt
 
     state = ruleset().new_game(seed=2)
     obs = state.observation(0)

@@ -18,8 +18,8 @@ from functools import cache
 import pytest
 
 import rulesdsl
+from rulesdsl import notation as nt
 from rulesdsl.engine.base import Action, IllegalAction
-from rulesdsl.model import notation as nt
 
 from .helpers import assert_illegal
 

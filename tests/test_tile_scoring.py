@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from rulesdsl import notation as nt
 from rulesdsl.api import load
 from rulesdsl.engine.tiles.hand import ScoringHand, TileSet
 from rulesdsl.engine.tiles.scoring import (
@@ -19,7 +20,6 @@ from rulesdsl.engine.tiles.scoring import (
     wait_of,
 )
 from rulesdsl.examples import run_examples
-from rulesdsl.model import notation as nt
 
 from .conftest import ROOT
 

@@ -17,7 +17,7 @@ import pytest
 
 from rulesdsl.engine.tiles.hand import Decomposition, TileSet
 from rulesdsl.engine.tiles.shapes import NEVER, WinShape
-from rulesdsl.model.notation import parse_tiles
+from rulesdsl.notation import parse_tiles
 
 STANDARD = WinShape(4, 1, {"chow", "pung"})
 FIVE = WinShape(5, 1, {"chow", "pung", "kong"})  # five sets and a pair, kongs as melds

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rulesdsl
+from rulesdsl import notation as nt
 from rulesdsl.engine.base import Action, IllegalAction
-from rulesdsl.model import notation as nt
 from tests.helpers import parsed_cards
 
 GAMES = ["taicang-zhongxin-wu", "huzhou-hong-wu", "wenling-hong-wu"]

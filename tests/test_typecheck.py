@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from rulesdsl import notation as nt
 from rulesdsl.language.parser import parse_expression
-from rulesdsl.language.typecheck import (
+from rulesdsl.runtime.expressions import (
     CARD,
     HAND,
     RANK,
@@ -17,7 +18,6 @@ from rulesdsl.language.typecheck import (
     Scope,
     compile_expression,
 )
-from rulesdsl.model import notation as nt
 
 
 def card_scope(**defines: str) -> Scope:

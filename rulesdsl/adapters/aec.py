@@ -17,8 +17,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from .. import notation as nt
 from ..engine.base import Action
-from ..model import notation as nt
 from ..model.ruleset import Ruleset
 
 CARD_KINDS = nt.CARD_KINDS
@@ -42,8 +42,8 @@ class CardLayout:
         self.claim = CARD_KINDS + 2
         self.patterns = [pd.name for pd in ruleset.patterns]
         self.first_pattern = CARD_KINDS + 3
-        bids = list(ruleset.shed.auction["bids"]) if ruleset.shed and ruleset.shed.auction \
-            else []
+        auction = getattr(ruleset.play, "auction", None)  # a shedding auction's bids
+        bids = list(auction["bids"]) if auction else []
         self.bids = bids
         self.first_bid = self.first_pattern + len(self.patterns)
         self.size = self.first_bid + len(bids)

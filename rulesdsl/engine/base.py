@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .. import notation as nt
 from ..errors import NotationError, RulesdslError
-from ..model import notation as nt
 
 TERMINAL = -2
 CHANCE = -1

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from .. import notation as nt
 from ..engine.base import Action, IllegalAction
 from ..errors import RulesdslError
-from ..model import notation as nt
 
 RED = {"H", "D"}
 MAX_LISTED = 40

@@ -10,9 +10,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import notation
 from ..errors import RulesdslError
-from ..model import notation
-from ..model.notation import canonical_card_literal
+from ..notation import canonical_card_literal
 from ..resources import grammar_path
 from . import ast
 

@@ -12,8 +12,6 @@ explained with its description), so word those of required keys as "what to writ
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from typing import Any
 
 SCHEMA_ID = "https://rulesdsl.dev/schema/ruleset-1.json"
@@ -433,174 +431,6 @@ PLAYERS = _obj(
     ["count"],
 )
 
-DECLARE = _obj(
-    "Declaring trump during the deal by showing cards (叫主, 反主).",
-    {
-        "select": _expr("Cards that may be shown (usually level cards).", "level_card"),
-        "max": _int("Most identical cards shown at once.", 1, 8, 2, 3),
-        "overcall_min": _int("Fewest cards that overcall.", 1, 8, 2),
-        "overcall": _enum("more: more cards overcall; more_or_higher_suit: also as many "
-                          "cards of a higher suit.", "more", "more_or_higher_suit"),
-        "suit_order": {"type": "array",
-                       "items": _enum("A suit letter.", "S", "H", "D", "C"),
-                       "minItems": 4, "maxItems": 4, "uniqueItems": True,
-                       "description": "Suits low to high, for ties.",
-                       "examples": [["D", "C", "H", "S"]]},
-        "reinforce": _bool("A declarer may add cards (加固)."),
-        "self_overcall": _bool("A declarer may overcall themselves in another suit."),
-        "fallback": _enum("When nobody declares.", "turn_up_kitty", "random_suit"),
-        "doc": _doc("The seed's words."),
-    },
-    ["select"],
-)
-
-SHED_ENDS = {
-    "type": "array", "minItems": 1,
-    "items": {"description": "one_left, team_out, or {table: NAME}.",
-              "oneOf": [_enum("one_left: one player is left with cards; team_out: a whole "
-                              "team is out.", "one_left", "team_out"),
-                        _obj("A table checked for each side after every play and round: "
-                             "inputs from points, opp_points, out, opp_out; output state: "
-                             "over or playing.",
-                             {"table": _name("The ending table.", "ending")}, ["table"])]},
-    "description": "Shedding: the hand ends when one player is left with cards, when a "
-                   "whole team is out, or when a table says so.",
-    "examples": [["one_left"], ["one_left", "team_out"], [{"table": "ending"}]],
-}
-
-AUCTION = _obj(
-    "Shedding: bidding for the deal (叫牌). The highest bidder is the dealer, takes the "
-    "kitty and leads.",
-    {"bids": {"type": "array", "items": _int("A bid.", 1, 1000000, 5, 10),
-              "minItems": 1, "description": "The bids, lowest first.",
-              "examples": [[1, 2, 3], [5, 10, 15, 20]]},
-     "direction": _enum("The bidding order.", *DIRECTIONS),
-     "opener": _enum("Who bids first.", "random"),
-     "must_raise": _expr("When true for the bidder, they must bid one step up (names: bid, "
-                         "round, hand).",
-                         "round == 1 and bid < 10 and count(hand, is_joker) >= 2"),
-     "default_bid": _int("If nobody bids: the opener deals at this bid.", 0, 1000000, 1, 5),
-     "doc": _doc("The seed's words.")},
-    ["bids"],
-)
-
-SETTLE = _obj(
-    "Shedding: scoring a finished hand.",
-    {"seat_score": _name("A table (output score) or formula per seat over place, own, "
-                         "in_hand, cards_left, last_captured, last_in_hand, early, players.",
-                         "finish_score"),
-     "team_result": _name("A table per team over points, first_out: outcome win, draw or "
-                          "lose.", "result"),
-     "payment": _name("A formula: what each player who is not first out pays the first out "
-                      "(inputs cards_left, base, place, in_hand).", "loser_pays"),
-     "base": _int("The base stake per unit.", 0, 1000000, 1),
-     "side_payout": _name("A table over bid: dealer_side_win (what the dealer side gains, paid "
-                          "by the defenders equally) and defender_side_win (what each defender "
-                          "gains, paid by the dealer side). The side of the first player out "
-                          "wins.", "payout"),
-     "doc": _doc("The seed's words.")},
-)
-
-PLAY = _obj(
-    "How a hand is played: the trick family's declare/kitty/follow/throw/captures/result, "
-    "or the shedding family's lead, takeover, ends, settle.",
-    {
-        "declare": DECLARE,
-        "first_dealer": _enum("Who deals the first hand.", "declarer", "random"),
-        "kitty": _obj(
-            "The kitty at the end of the hand.",
-            {"capture": _name("A formula: the points the defenders add when they win the last "
-                              "trick; inputs from kitty_points, last_size, last_units, "
-                              "last_group.", "kitty_capture"),
-             "doc": _doc("The seed's words.")},
-        ),
-        "follow": _obj(
-            "Following the led suit-system.",
-            {"shape": _enum("ignore: any cards of the led suit-system (「对牌型无要求」); "
-                            "pairs: as many pairs as the lead holds, when you have them (升级).",
-                            "ignore", "pairs"),
-             "doc": _s("The seed's words.", "「对牌型无要求」")},
-        ),
-        "throw": _obj(
-            "Throws (甩牌): several combinations of one suit-system at once.",
-            {"allowed": _enum("Where throws are allowed: plain: in plain suits only; any: "
-                              "trumps too; none: never.", "plain", "any", "none"),
-             "failure": _enum("What is played when a throw fails.", "smallest_card",
-                              "smallest_unit"),
-             "penalty": _int("Points a failed throw moves to or from the defenders.", 0, 1000,
-                             10),
-             "doc": _doc("The seed's words.")},
-        ),
-        "captures": {"type": "array", "description": "Opponents' cards counted when captured "
-                     "in a trick (红五, 方五).",
-                     "items": _obj("A captured card kind.",
-                                   {"name": _name("The kind's name (result inputs are named "
-                                                  "after it).", "red", "diamond"),
-                                    "select": _expr("Which cards count.", "red_five"),
-                                    "doc": _doc()},
-                                   ["name", "select"])},
-        "first_lead": _enum("Shedding: who leads the first hand (holder: of the first of "
-                            "`holder` cards).", "random", "holder", "dealer"),
-        "then_lead": _enum("Shedding: who leads later hands.", "first_out", "random", "holder",
-                           "dealer"),
-        "holder": {"type": "array", "minItems": 1,
-                   "items": {**CARD, "description": "A card whose holder leads."},
-                   "description": "Shedding: cards whose holder leads, in order "
-                                  "(关牌: S3, S4, S5 …).",
-                   "examples": [["S3", "S4", "S5"]]},
-        "takeover": _enum("Shedding (接风): when a player goes out and all pass, their next "
-                          "player leads.", "next_player", "none"),
-        "ends": SHED_ENDS,
-        "secured": _name("Shedding: a formula giving a side's secured points from "
-                         "finished_captured, unfinished_captured, has_first (default: "
-                         "everything the side captured).", "secured"),
-        "auction": AUCTION,
-        "sides": _enum("Shedding: the players' teams, or the dealer alone against everyone "
-                       "else.", "teams", "dealer_alone"),
-        "instant_win": {"type": "array",
-                        "items": _expr("A condition on a dealt hand.",
-                                       "count(hand, is_joker) >= 4",
-                                       "largest_group(hand) >= 8"),
-                        "description": "Shedding: conditions on a dealt hand (name: hand) that "
-                                       "let its holder claim the hand at once.",
-                        "examples": [["count(hand, is_joker) >= 4"]]},
-        "settle": SETTLE,
-        "bonus": _expr("Tiles: tiles set aside face up with a replacement from the wall's end "
-                       "(flowers, special tiles).", "bonus_tile", "is_flower"),
-        "wall": _name("Tiles: a table over tiles_left giving phase: play, live_tile or "
-                      "exhausted.", "wall_phase"),
-        "chow_from": _enum("Tiles: who may chow a discard.", "previous_player", "anyone",
-                           "none"),
-        "claim_with_wilds": _bool("Tiles: wilds may help claim a discard "
-                                  "(「“得”不能“吃”」: false)."),
-        "pung_pass_lock": _bool("Tiles: a pung passed up cannot be claimed again until your "
-                                "next turn."),
-        "rob_kong": _enum("Tiles: robbing a kong (抢杠): only a pung promoted to a kong can be "
-                          "robbed.", "added_only", "none"),
-        "discarded_wild": _enum("Tiles: forfeit: whoever discards a wild cannot win and scores "
-                                "0, and nobody wins on it.", "forfeit", "normal"),
-        "payments": _obj(
-            "Tiles: settlement formulas.",
-            {"to_winner": _name("A formula (total, stake): what each player pays the winner.",
-                                "payment_to_winner"),
-             "between_others": _name("A formula (receiver_total, payer_total, stake): what a "
-                                     "non-winner pays another.", "payment_between_others"),
-             "stake": _int("The stake (底银).", 0, 1000000, 1)},
-        ),
-        "result": _obj(
-            "Turning the hand into level changes.",
-            {"table": _name("A table with input points and outputs side, levels, "
-                            "next_dealer.", "result"),
-             "swing": _name("A formula giving the final signed level change (+ defenders, "
-                            "- dealer side).", "level_swing"),
-             "overcall_bonus": _name("A table: overcall_cards to bonus levels.",
-                                     "overcall_bonus"),
-             "doc": _doc("The seed's words.")},
-            ["table"],
-        ),
-        "doc": _doc(),
-    },
-)
 
 WIN = _obj(
     "Winning shape (tiles family).",
@@ -644,8 +474,9 @@ SCORING = _obj(
 )
 
 
-@lru_cache(maxsize=1)
-def ruleset_schema() -> dict[str, Any]:
+def ruleset_schema_with(play: dict[str, Any]) -> dict[str, Any]:
+    """The whole schema, given the `play:` fragment the family contracts declare
+    (rulesdsl.compiler.schema assembles it)."""
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
@@ -775,7 +606,7 @@ def ruleset_schema() -> dict[str, Any]:
                                "examples": [[10, "K", "A"]]}},
                 ["ladder"],
             ),
-            "play": PLAY,
+            "play": play,
             "win": WIN,
             "scoring": SCORING,
             "tables": {"type": "object", "propertyNames": NAME, "additionalProperties": TABLE,
@@ -788,8 +619,7 @@ def ruleset_schema() -> dict[str, Any]:
     }
 
 
-def examples_file_schema() -> dict[str, Any]:
-    base = ruleset_schema()
+def examples_file_schema_with(base: dict[str, Any]) -> dict[str, Any]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
@@ -802,5 +632,13 @@ def examples_file_schema() -> dict[str, Any]:
     }
 
 
-def schema_json() -> str:
-    return json.dumps(ruleset_schema(), indent=2, ensure_ascii=False)
+# For the family contracts (rulesdsl/engine/contract.py), which declare their play keys
+# with the same helpers.
+obj_schema = _obj
+string_schema = _s
+int_schema = _int
+bool_schema = _bool
+enum_schema = _enum
+expr_schema = _expr
+name_schema = _name
+doc_schema = _doc

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..language.typecheck import Env
-from . import notation as nt
+from .. import notation as nt
+from ..runtime.expressions import Env
 from .ruleset import Ruleset
 
 TRUMP = "T"

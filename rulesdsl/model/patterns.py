@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from . import notation as nt
+from .. import notation as nt
 from .hand import TRUMP, HandContext, Place
 from .ruleset import PatternDef
 
@@ -95,7 +95,7 @@ def _card_readings(hc: HandContext, pd: PatternDef, cards: list[int]) -> list[Re
     if any(hc.place[k] is None for k in counts):
         return []
     if pd.where is not None:
-        from ..language.typecheck import Env
+        from ..runtime.expressions import Env
 
         if not all(pd.where(Env(k, hc.values)) for k in counts):
             return []
@@ -173,7 +173,7 @@ class _RankMatcher:
             self.rep.setdefault(nt.card_rank(kind), kind)
         self.all_ranks = sorted(self.rep)
         # Which ranks each wild may stand for.
-        from ..language.typecheck import Env
+        from ..runtime.expressions import Env
 
         self.allowed: list[frozenset[int]] = []
         for wild in r.wilds:
@@ -203,7 +203,7 @@ class _RankMatcher:
         """A pattern's `where` also limits which ranks wilds may make it of."""
         if pd.where is None:
             return True
-        from ..language.typecheck import Env
+        from ..runtime.expressions import Env
 
         return bool(pd.where(Env(self.rep[rank], self.hc.values)))
 
@@ -413,7 +413,7 @@ def _rank_readings(hc: HandContext, cards: list[int]) -> list[Reading]:
     matcher = hc.__dict__.get("_rank_matcher")
     if matcher is None:
         matcher = hc.__dict__["_rank_matcher"] = _RankMatcher(hc)
-    from ..language.typecheck import Env
+    from ..runtime.expressions import Env
 
     n = len(cards)
     wild_cards = Counter(k for k in cards if k in hc.wild_of)

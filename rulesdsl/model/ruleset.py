@@ -1,6 +1,6 @@
 """A compiled ruleset: everything the engines need, resolved and type-checked.
 
-Built by rulesdsl.language.compiler from a rule file. Expressions are closures
+Built by rulesdsl.compiler.core from a rule file. Expressions are closures
 here; `specialise()` (rulesdsl.model.hand) turns them into integer tables for
 one hand's context.
 """
@@ -11,9 +11,9 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .. import notation as nt
 from ..errors import RulesdslError
-from ..language.typecheck import DefineTable, Env, EvaluationError, Fn
-from . import notation as nt
+from ..runtime.expressions import DefineTable, Env, EvaluationError, Fn
 
 if TYPE_CHECKING:
     from ..language.yamlio import Document
@@ -153,80 +153,6 @@ class LimitHand:
 
 
 @dataclass
-class TrickPlay:
-    """The trick family's `play:` section, compiled."""
-
-    declare_select: Fn | None = None
-    declare_max: int = 3
-    overcall_min: int = 2
-    overcall: str = "more"
-    suit_order: list[str] = field(default_factory=lambda: ["D", "C", "H", "S"])
-    reinforce: bool = True
-    self_overcall: bool = True
-    fallback: str = "random_suit"
-    first_dealer: str = "declarer"
-    kitty_capture: str | None = None  # a formula's name
-    follow_shape: str = "ignore"
-    throw_allowed: str = "plain"
-    throw_failure: str = "smallest_card"
-    throw_penalty: int = 0
-    captures: list[tuple[str, Fn]] = field(default_factory=list)
-    result_table: str | None = None
-    swing: str | None = None
-    overcall_bonus: str | None = None
-
-
-@dataclass
-class ShedPlay:
-    """The shedding family's `play:` section, compiled."""
-
-    first_lead: str = "random"
-    then_lead: str = "first_out"
-    holder: list[int] = field(default_factory=list)
-    takeover: str = "next_player"
-    ends: list[str] = field(default_factory=lambda: ["one_left"])
-    seat_score: str | None = None  # a table or formula name
-    team_result: str | None = None
-    payment: str | None = None
-    base: int = 1
-    side_payout: str | None = None
-    end_tables: list[str] = field(default_factory=list)
-    secured: str | None = None
-    sides: str = "teams"
-    auction: dict[str, Any] | None = None  # bids, direction, opener, default_bid
-    must_raise: Fn | None = None
-    instant_win: list[Fn] = field(default_factory=list)
-
-
-@dataclass
-class TilePlay:
-    """The tile family's `play:` section, compiled."""
-
-    bonus: Fn | None = None
-    wall: str | None = None
-    chow_from: str = "previous_player"
-    claim_with_wilds: bool = False
-    pung_pass_lock: bool = True
-    rob_kong: str = "added_only"
-    discarded_wild: str = "forfeit"
-    to_winner: str | None = None
-    between_others: str | None = None
-    stake: int = 1
-
-
-SEAT_NAMES = ["place", "own", "in_hand", "cards_left", "last_captured", "last_in_hand",
-              "early", "players", "base"]
-
-
-# Names the trick engine supplies to the result table and the swing formula.
-def trick_result_names(captures: list[str]) -> list[str]:
-    names = ["points", "kitty_points", "defender_levels", "dealer_levels"]
-    for c in captures:
-        names += [f"defender_{c}", f"dealer_{c}"]
-    return names
-
-
-@dataclass
 class Ruleset:
     """The compiled, fully resolved ruleset."""
 
@@ -265,20 +191,26 @@ class Ruleset:
     scoring_items: list[ScoringItem]
     totals: dict[str, str]
     examples: list[dict[str, Any]]
-    play: TrickPlay | None = None
-    shed: ShedPlay | None = None
-    tiles_play: TilePlay | None = None
+    play: Any = None  # the family's compiled play model (engine/<family>/play.py)
+    contract: Any = None  # the family's contract (engine/<family>/contract.py)
+
+    def game(self) -> Any:
+        """The engine that runs this ruleset's family, built once per ruleset (the per-hand
+        tables and pattern caches it holds are reused by every game). The contract the
+        compiler attached builds it, so the model never imports an engine."""
+        cached = self.__dict__.get("_engine_game")
+        if cached is None:
+            if self.contract is None:
+                raise RulesdslError(f"{self.id}: no engine for the {self.family} family")
+            cached = self.__dict__["_engine_game"] = self.contract.game(self)
+        return cached
 
     def new_game(self, seed: int = 0, **options: Any):
         """A new match (or `hands=N` hands) of this ruleset, deterministic given the seed."""
-        from ..engine import game_for
-
-        return game_for(self).new_game(seed=seed, **options)
+        return self.game().new_game(seed=seed, **options)
 
     def state_from_json(self, text: str):
-        from ..engine import game_for
-
-        return game_for(self).state_from_json(text)
+        return self.game().state_from_json(text)
 
     @property
     def is_tiles(self) -> bool:

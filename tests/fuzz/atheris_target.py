@@ -19,8 +19,8 @@ import atheris
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 
 with atheris.instrument_imports():
+    from rulesdsl.compiler.core import compile_document
     from rulesdsl.errors import RulesetError
-    from rulesdsl.language.compiler import compile_document
     from rulesdsl.language.yamlio import load_yaml
 
 

@@ -59,7 +59,7 @@ def test_bounds_are_documented() -> None:
 def test_reading_a_play_against_many_parts_is_immediate(tmp_path: Path) -> None:
     # Eight 1-card parts: the reading walk once went through all 13**8 part products for
     # a 3-card play, though none fits in 3 cards (the cap counted only fitting ones).
-    from rulesdsl.model import notation as nt
+    from rulesdsl import notation as nt
     from rulesdsl.model.hand import HandContext
     from rulesdsl.model.patterns import readings
 

@@ -1,5 +1,16 @@
 """The shedding engine (climbing games): one interpreter for every shedding ruleset."""
 
-from .state import ShedGame, ShedState
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["ShedGame", "ShedState"]
+
+
+def __getattr__(name: str) -> Any:
+    # The engine loads on first use: reading a contract (validate) does not need it.
+    if name in __all__:
+        from . import state
+
+        return getattr(state, name)
+    raise AttributeError(name)

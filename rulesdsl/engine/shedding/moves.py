@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ...model import notation as nt
+from ... import notation as nt
 from ...model.hand import HandContext
 from ...model.patterns import (
     MAX_PART_COMBINATIONS,
@@ -405,7 +405,7 @@ class MoveGenerator:
             if pd.cards is not None:
                 ok = True
                 if pd.where is not None:
-                    from ...language.typecheck import Env
+                    from ...runtime.expressions import Env
 
                     ok = all(pd.where(Env(k, self.hc.values)) for k in pd.cards)
                 if ok:

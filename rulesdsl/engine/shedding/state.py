@@ -13,8 +13,8 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from ... import notation as nt
 from ...errors import RulesdslError
-from ...model import notation as nt
 from ...model.hand import HandContext
 from ...model.patterns import Reading, beats, readings
 from ...model.ruleset import Ruleset
@@ -31,11 +31,11 @@ class ShedGame:
     def __init__(self, ruleset: Ruleset):
         if ruleset.family != "shedding":
             raise RulesdslError(f"{ruleset.id} is a {ruleset.family} ruleset, not shedding")
-        if ruleset.shed is None:
+        if ruleset.play is None:
             raise RulesdslError(f"{ruleset.id} has no play: section; the shedding engine "
                                 "needs one (see docs/language.md)")
         self.ruleset = ruleset
-        self.rules = ruleset.shed
+        self.rules = ruleset.play
         self.players = ruleset.players
         self.hand_size = ruleset.deal["hand_size"]
         self.hands_dealt = ruleset.deal.get("hands", self.players)
@@ -384,7 +384,7 @@ class ShedState(EngineState):
                 "hand": tuple(self._cards(self.hands[seat]))}
 
     def _auction_actions(self, seat: int) -> list[Action]:
-        from ...language.typecheck import Env
+        from ...runtime.expressions import Env
 
         g = self.game
         auc = self.auction
@@ -400,7 +400,7 @@ class ShedState(EngineState):
         return [PASS] + [Action("bid", amount=b) for b in bids] + claim
 
     def _must_raise(self, seat: int) -> bool:
-        from ...language.typecheck import Env
+        from ...runtime.expressions import Env
 
         rule = self.game.rules.must_raise
         return rule is not None and bool(rule(Env(None, self._auction_values(seat))))

@@ -1,6 +1,6 @@
 """Shared types of the tile engine: sets, decompositions and a hand to score.
 
-Tile kinds are rulesdsl.model.notation's (0–33 suited and honors, 34–41 flowers).
+Tile kinds are rulesdsl.notation's (0–33 suited and honors, 34–41 flowers).
 The shape module finds decompositions; the scoring module evaluates them against the
 ruleset's items; the state machine builds a ScoringHand when someone wins.
 """

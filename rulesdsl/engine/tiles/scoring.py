@@ -41,10 +41,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from ... import notation as nt
 from ...errors import RulesdslError
-from ...language.typecheck import Env, EvaluationError
-from ...model import notation as nt
 from ...model.ruleset import LookupError_, Ruleset
+from ...runtime.expressions import Env, EvaluationError
 from .hand import Decomposition, ScoringHand, TileSet
 
 PLAYABLE = 34  # kinds 0..33 form sets; 34.. are flowers

@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ... import notation as nt
 from ...errors import RulesdslError
-from ...language.typecheck import Env
-from ...model import notation as nt
 from ...model.ruleset import Ruleset
+from ...runtime.expressions import Env
 from ..base import Action, EngineState, IllegalAction, restore_state
 from .hand import ScoringHand, TileSet
 from .shapes import GROUP, WEIGHT, WinShape, suit_keys
@@ -141,7 +141,7 @@ class _ReadTrie:
         return self._learn(when, hand, values)
 
     def _learn(self, when: Any, hand: dict[str, Any], values: dict[str, Any]) -> bool:
-        from ...language.typecheck import EvaluationError
+        from ...runtime.expressions import EvaluationError
 
         reads: list[tuple] = []
         traced_values = _Reads(values, (0,), reads)
@@ -188,11 +188,11 @@ class TileGame:
     def __init__(self, ruleset: Ruleset):
         if ruleset.family != "tiles":
             raise RulesdslError(f"{ruleset.id} is a {ruleset.family} ruleset, not tiles")
-        if ruleset.tiles_play is None or ruleset.win is None:
+        if ruleset.play is None or ruleset.win is None:
             raise RulesdslError(f"{ruleset.id} needs play: and win: sections for the tile "
                                 "engine (see docs/language.md)")
         self.ruleset = ruleset
-        self.rules = ruleset.tiles_play
+        self.rules = ruleset.play
         self.players = ruleset.players
         self.hand_size = ruleset.deal["hand_size"]
         self.dealer_extra = ruleset.deal.get("dealer_extra", 0)
@@ -764,7 +764,7 @@ class TileState(EngineState):
         self.last_discard = {"seat": seat, "tile": tile}
         if phase == "live_tile":
             self.live_discards.append({"seat": seat, "tile": tile,
-                                       "live": self.seen.count(tile) == 1})
+                                       "live": self._is_live(self.seen.count(tile) - 1)})
         self._event(type="discard", seat=seat, tile=TILE_TEXT[tile])
         self.pung_locks[seat] = []  # a new go-around for this player
         self.claims = []
@@ -932,7 +932,7 @@ class TileState(EngineState):
             scores.append(score_hand(g.ruleset, hand, context, None))
         totals = [float(s.total) for s in scores]
         liable = self._liable(winner, discarder)
-        if liable is not None:
+        if liable is not None and g.rules.liable_total_zero:
             totals[liable] = 0.0  # 「被包方的牌点归零处理」
         rules = g.rules
         values = {"stake": rules.stake}
@@ -955,9 +955,11 @@ class TileState(EngineState):
                     transfers.append((b, a, pay) if pay >= 0 else (a, b, -pay))
         payments = [0.0] * g.players
         for payer, receiver, amount in transfers:
-            # 包三家: 「支付方式与正常和牌相同，但在本副牌中所有付出的牌点均由被包方支付」 —
-            # everyone receives as usual; every payment is made by the liable player.
-            payments[liable if liable is not None else payer] -= amount
+            # 包三家: everyone receives as usual; the liable player makes every payment, or
+            # those to the winner (play.liability.pays).
+            covered = liable is not None and (rules.liable_pays == "every_payment"
+                                              or receiver == winner)
+            payments[liable if covered else payer] -= amount
             payments[receiver] += amount
         result = {"type": "hand_end", "winner": winner, "discarder": discarder,
                   "self_drawn": self_drawn, "robbed_kong": robbed, "liable": liable,
@@ -971,6 +973,13 @@ class TileState(EngineState):
             self.dealer = self._next(self.dealer)
         self._finish_hand()
 
+    def _is_live(self, seen: int) -> bool:
+        """A discard in the live-tile phase is live by play.liability.live (names: seen)."""
+        rule = self.game.rules.live_tile
+        if rule is None:
+            return seen == 0
+        return bool(rule(Env(None, {**self.game.ruleset.options, "seen": seen})))
+
     def _liable(self, winner: int, discarder: int | None) -> int | None:
         """包三家: a live tile discarded in the live-tile phase that lets someone win."""
         if discarder is None or not self.live_discards:
@@ -980,6 +989,8 @@ class TileState(EngineState):
             return None
         # Not liable when every tile in the discarder's hand was live and they were not
         # ready (「…手里全是生牌，同时还没听牌时…不按包三家处理」).
+        if self.game.rules.liable_exempt == "none":
+            return discarder
         hand = self._tiles(self.hands[discarder])
         all_live = all(t not in self.seen for t in hand)
         ready = any(self._can_win(discarder, t) for t in range(SUITED_HONOR))

@@ -1,5 +1,16 @@
 """The trick-taking engine (升级 family): one interpreter for every trick ruleset."""
 
-from .state import TrickGame, TrickState
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["TrickGame", "TrickState"]
+
+
+def __getattr__(name: str) -> Any:
+    # The engine loads on first use: reading a contract (validate) does not need it.
+    if name in __all__:
+        from . import state
+
+        return getattr(state, name)
+    raise AttributeError(name)

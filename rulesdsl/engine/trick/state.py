@@ -14,12 +14,12 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from ... import notation as nt
 from ...errors import RulesdslError
-from ...language.typecheck import Env
-from ...model import notation as nt
 from ...model.hand import TRUMP, HandContext
 from ...model.patterns import beats
 from ...model.ruleset import Ruleset
+from ...runtime.expressions import Env
 from ..base import Action, EngineState, IllegalAction, restore_state
 from ..multiset import (
     SubmultisetTable,
@@ -837,16 +837,24 @@ class TrickState(EngineState):
         if rules.overcall_bonus is not None and d and d.get("overcall_cards"):
             bonus = int(g.ruleset.tables[rules.overcall_bonus].lookup(
                 {"overcall_cards": d["overcall_cards"]})["levels"])
+            # Whose levels the bonus adds to is the ruleset's choice (play.result).
             if side == "none":
-                side = "defenders"  # 「閑家得120-125分，若有玩家反主，反主所得積分加于閑家」
-            levels += bonus
+                if rules.overcall_bonus_draw == "defenders":
+                    side = "defenders"
+                    levels += bonus
+            elif rules.overcall_bonus_to == "winning_side":
+                levels += bonus
+            else:  # always the defenders'
+                net = (levels if side == "defenders" else -levels) + bonus
+                side = "defenders" if net > 0 else "dealer" if net < 0 else "none"
+                levels = abs(net)
         signed = levels if side == "defenders" else -levels if side == "dealer" else 0
         if rules.swing is not None:
             values["defender_levels"] = max(signed, 0)
             values["dealer_levels"] = max(-signed, 0)
             formula = g.ruleset.formulas[rules.swing]
             signed = int(formula.evaluate({k: values[k] for k in formula.inputs}))
-            # 「以后每局的胜方为庄家」: the side that climbs deals next.
+        if rules.next_dealer == "climbing_side":
             if signed > 0:
                 next_dealer = "next_player"
             elif signed < 0:

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from .. import notation as nt
 from ..errors import RulesdslError, did_you_mean
-from ..model import notation as nt
-from . import ast
+from ..language import ast
 
 Fn = Callable[["Env"], Any]
 

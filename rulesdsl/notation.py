@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import NotationError
+from .errors import NotationError
 
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}

@@ -12,10 +12,16 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from .. import notation as nt
+from ..engine.families import CONTRACTS
 from ..errors import NotationError, Problem, RulesetError, did_you_mean
-from ..model import notation as nt
+from ..language import ast
+from ..language.merge import merge_documents
+from ..language.parser import ExpressionSyntaxError, parse_expression
+from ..language.schema import EXAMPLE_KINDS
+from ..language.structure import check_structure
+from ..language.yamlio import Document, load_yaml
 from ..model.ruleset import (
-    SEAT_NAMES,
     Alternate,
     ContextDecl,
     Formula,
@@ -24,21 +30,12 @@ from ..model.ruleset import (
     Ruleset,
     RunSpec,
     ScoringItem,
-    ShedPlay,
     Table,
     Tier,
-    TilePlay,
-    TrickPlay,
     Wild,
-    trick_result_names,
 )
 from ..resources import bundled_rulesets
-from . import ast
-from .merge import merge_documents
-from .parser import ExpressionSyntaxError, parse_expression
-from .schema import EXAMPLE_KINDS, ruleset_schema
-from .structure import check_structure
-from .typecheck import (
+from ..runtime.expressions import (
     BOOL,
     CARD,
     DECLARABLE_TYPES,
@@ -55,7 +52,8 @@ from .typecheck import (
     a,
     compile_expression,
 )
-from .yamlio import Document, load_yaml
+from .schema import ruleset_schema
+from .soundness import check_soundness
 
 FORMAT_VERSION = 1
 LANGUAGE_VERSION = 1
@@ -249,6 +247,7 @@ class _Compiler:
         d = self.data
         family = d["family"]
         self.family = family
+        self.contract = CONTRACTS[family]
         self.element = TILE if family == "tiles" else CARD
         self.options = {k: v["default"] for k, v in d.get("options", {}).items()}
         self._check_options()
@@ -266,11 +265,10 @@ class _Compiler:
         self._defines()
         self.card_scope = Scope(element=self.element, values=values_types, defines=self.defines)
         self._check_deal(counts, deck)
+        self._check_family_sections()
+        self._check_contexts()
         trump = None
         if "trump" in d:
-            if family != "trick":
-                self.error(("trump",), "trump is only meaningful in the trick family",
-                           key=True)
             compiled = self.expr(("trump",), d["trump"], self.card_scope, BOOL)
             trump = compiled[1] if compiled else None
         tiers = self._tiers()
@@ -284,9 +282,8 @@ class _Compiler:
         formulas = self._formulas()
         win, limit_hands, items, totals = self._tiles_scoring(formulas)
         levels = self._levels()
-        play = self._play(tables, formulas)
-        shed = self._shed_play(tables, formulas)
-        tiles_play = self._tiles_play(tables, formulas)
+        self.tables, self.formulas = tables, formulas
+        play = self._play()
         examples = self._examples(tables, formulas, patterns)
         resolved = self._resolved()
         digest = hashlib.sha256(
@@ -304,11 +301,12 @@ class _Compiler:
             demoted=pats.get("demoted", "normal"), points=points,
             points_total=d.get("points_total"), levels=levels, tables=tables,
             formulas=formulas, win=win, limit_hands=limit_hands, scoring_items=items,
-            totals=totals, examples=examples, play=play, shed=shed, tiles_play=tiles_play,
+            totals=totals, examples=examples, play=play, contract=self.contract,
         )
         if not any(p.severity == "error" for p in self.problems):
             self._static_checks(ruleset)
             self._check_wild_count(ruleset)
+            check_soundness(self, ruleset)
         return ruleset
 
     def _resolved(self) -> dict[str, Any]:
@@ -866,275 +864,63 @@ class _Compiler:
         _ = hand_scope
         return win, limit_hands, items, totals
 
-    def _tiles_play(self, tables: dict[str, Table],
-                    formulas: dict[str, Formula]) -> TilePlay | None:
-        pl = self.data.get("play")
-        if pl is None or self.family != "tiles":
-            return None
-        out = TilePlay()
-        if "bonus" in pl:
-            c = self.expr(("play", "bonus"), pl["bonus"], self.card_scope, BOOL)
-            out.bonus = c[1] if c else None
-        wall = pl.get("wall")
-        if wall is not None:
-            if wall not in tables:
-                self.error(("play", "wall"), f"no table named {wall!r}",
-                           suggestion=did_you_mean(wall, tables))
-            elif tables[wall].inputs != ["tiles_left"] or \
-                    not isinstance(tables[wall].outputs.get("phase"), list):
-                self.error(("tables", wall), "a wall table takes tiles_left and gives phase",
-                           expected="input: [tiles_left], output: {phase: [play, live_tile, "
-                           "exhausted]}")
-            else:
-                out.wall = wall
-        out.chow_from = pl.get("chow_from", "previous_player")
-        out.claim_with_wilds = pl.get("claim_with_wilds", False)
-        out.pung_pass_lock = pl.get("pung_pass_lock", True)
-        out.rob_kong = pl.get("rob_kong", "added_only")
-        out.discarded_wild = pl.get("discarded_wild", "forfeit")
-        pay = pl.get("payments", {})
-        out.stake = pay.get("stake", 1)
-        for key, names in (("to_winner", ["total", "stake"]),
-                           ("between_others", ["receiver_total", "payer_total", "stake"])):
-            f = pay.get(key)
-            if f is None:
-                continue
-            if f not in formulas:
-                self.error(("play", "payments", key), f"no formula named {f!r}",
-                           suggestion=did_you_mean(f, formulas))
-                continue
-            for j, inp in enumerate(formulas[f].inputs):
-                if inp not in names:
-                    self.error(("formulas", f, "input", j), f"the tile engine gives this "
-                               f"formula no value {inp!r}", expected="one of " + ", ".join(names))
-            setattr(out, key, f)
-        return out
+    # -- what the family's contract reads
 
-    def _shed_play(self, tables: dict[str, Table],
-                   formulas: dict[str, Formula]) -> ShedPlay | None:
-        pl = self.data.get("play")
-        if pl is None or self.family != "shedding":
-            return None
-        trick_keys = {"declare", "first_dealer", "kitty", "follow", "throw", "captures", "result"}
-        for key in pl:
-            if key in trick_keys:
-                self.error(("play", key), f"{key!r} belongs to the trick family's play section",
-                           key=True, expected="first_lead, then_lead, holder, takeover, ends, "
-                           "settle")
-        out = ShedPlay()
-        out.first_lead = pl.get("first_lead", "random")
-        out.then_lead = pl.get("then_lead", "first_out")
-        for i, text in enumerate(pl.get("holder", [])):
-            try:
-                out.holder.append(nt.parse_card(text))
-            except NotationError as exc:
-                self.error(("play", "holder", i), str(exc), suggestion=_card_hint(text))
-        if "holder" in (out.first_lead, out.then_lead) and not out.holder:
-            self.error(("play",), "a holder lead needs 'holder' cards",
-                       expected="holder: [S3, S4, ...]")
-        out.takeover = pl.get("takeover", "next_player")
-        out.ends = []
-        side_names = ["points", "opp_points", "out", "opp_out"]
-        for i, end in enumerate(pl.get("ends", ["one_left"])):
-            if isinstance(end, str):
-                out.ends.append(end)
-                continue
-            t = end["table"]
-            if t not in tables:
-                self.error(("play", "ends", i, "table"), f"no table named {t!r}",
-                           suggestion=did_you_mean(t, tables))
-                continue
-            for j, inp in enumerate(tables[t].inputs):
-                if inp not in side_names:
-                    self.error(("tables", t, "input", j), f"the shedding engine gives an "
-                               f"ending table no value {inp!r}",
-                               expected="one of " + ", ".join(side_names))
-            if not isinstance(tables[t].outputs.get("state"), list) or \
-                    "over" not in tables[t].outputs["state"]:
-                self.error(("tables", t, "output"), "an ending table needs output 'state'",
-                           expected="state: [over, playing]")
-            out.end_tables.append(t)
-        sec = pl.get("secured")
-        if sec is not None:
-            sec_names = ["finished_captured", "unfinished_captured", "has_first"]
-            if sec not in formulas:
-                self.error(("play", "secured"), f"no formula named {sec!r}",
-                           suggestion=did_you_mean(sec, formulas))
-            else:
-                for j, inp in enumerate(formulas[sec].inputs):
-                    if inp not in sec_names:
-                        self.error(("formulas", sec, "input", j), f"the shedding engine "
-                                   f"gives the secured formula no value {inp!r}",
-                                   expected="one of " + ", ".join(sec_names))
-                out.secured = sec
-        settle = pl.get("settle", {})
-        out.base = settle.get("base", 1)
-        team_names = ["points", "first_out", "opp_points", "out", "opp_out"]
-        for key, allowed in (("seat_score", SEAT_NAMES), ("team_result", team_names),
-                             ("payment", SEAT_NAMES)):
-            name = settle.get(key)
-            if name is None:
-                continue
-            target = tables.get(name) or formulas.get(name)
-            if target is None or (key == "payment" and name not in formulas) or \
-                    (key == "team_result" and name not in tables):
-                what = {"payment": "a formula", "team_result": "a table"}.get(key,
-                                                                            "a table or formula")
-                self.error(("play", "settle", key), f"no {what.split(' ', 1)[1]} named {name!r}",
-                           expected=what, suggestion=did_you_mean(name, {**tables, **formulas}))
-                continue
-            for j, inp in enumerate(target.inputs):
-                if inp not in allowed:
-                    where = ("tables" if name in tables else "formulas", name, "input", j)
-                    self.error(where, f"the shedding engine gives no value {inp!r}",
-                               expected="one of " + ", ".join(allowed),
-                               suggestion=did_you_mean(inp, allowed))
-            setattr(out, key, name)
-        out.sides = pl.get("sides", "teams")
-        auction = pl.get("auction")
-        if auction is not None:
-            bids = auction["bids"]
-            if sorted(set(bids)) != bids:
-                self.error(("play", "auction", "bids"), "bids must rise", expected="bids "
-                           "from lowest to highest, each once")
-            out.auction = {"bids": list(bids),
-                           "direction": auction.get("direction", "counter-clockwise"),
-                           "opener": auction.get("opener", "random"),
-                           "default_bid": auction.get("default_bid", bids[0])}
-            if "must_raise" in auction:
-                scope = Scope(element=None, values={**self.values_types, "bid": INT,
-                                                    "round": INT, "hand": "list[card]"},
-                              defines=self.defines)
-                c = self.expr(("play", "auction", "must_raise"), auction["must_raise"], scope,
-                              BOOL)
-                out.must_raise = c[1] if c else None
-        for i, cond in enumerate(pl.get("instant_win", [])):
-            scope = Scope(element=None, values={**self.values_types, "hand": "list[card]"},
-                          defines=self.defines)
-            c = self.expr(("play", "instant_win", i), cond, scope, BOOL)
-            if c:
-                out.instant_win.append(c[1])
-        sp = settle.get("side_payout")
-        if sp is not None:
-            if sp not in tables:
-                self.error(("play", "settle", "side_payout"), f"no table named {sp!r}",
-                           expected="a table over bid", suggestion=did_you_mean(sp, tables))
-            else:
-                t = tables[sp]
-                for need in ("dealer_side_win", "defender_side_win"):
-                    if t.outputs.get(need) != "int":
-                        self.error(("tables", sp, "output"), f"a side_payout table needs "
-                                   f"output {need!r}", expected=f"{need}: int")
-                for j, inp in enumerate(t.inputs):
-                    if inp != "bid":
-                        self.error(("tables", sp, "input", j), f"the shedding engine gives "
-                                   f"a side_payout table only 'bid', not {inp!r}")
-                out.side_payout = sp
-            if auction is None:
-                self.error(("play", "settle", "side_payout"), "side_payout needs an auction",
-                           expected="play.auction")
-        if out.seat_score in tables and "score" not in tables[out.seat_score].outputs:
-            self.error(("tables", out.seat_score, "output"), "a seat_score table needs an "
-                       "output 'score'", expected="score: int")
-        if out.team_result in tables and \
-                tables[out.team_result].outputs.get("outcome") is None:
-            self.error(("tables", out.team_result, "output"), "a team_result table needs an "
-                       "output 'outcome'", expected="outcome: [win, draw, lose]")
-        return out
-
-    def _play(self, tables: dict[str, Table], formulas: dict[str, Formula]) -> TrickPlay | None:
+    def _play(self) -> Any:
+        """The play section, read through the family's contract."""
         pl = self.data.get("play")
         if pl is None:
             return None
-        if self.family in ("shedding", "tiles"):
+        mine = set(self.contract.key_names()) | {"doc"}
+        foreign = []
+        for key in pl:
+            if key in mine:
+                continue
+            owner = next((c.family for c in CONTRACTS.values() if key in c.key_names()), None)
+            self.error(("play", key), f"{key!r} belongs to the {owner} family's play section",
+                       key=True, expected=self.contract.engine + " reads "
+                       + ", ".join(self.contract.key_names()))
+            foreign.append(key)
+        section = {k: v for k, v in pl.items() if k not in foreign}
+        return self.contract.read_play(self, section)
+
+    def _check_family_sections(self) -> None:
+        """A top-level section only another family's engine reads is refused."""
+        for c in CONTRACTS.values():
+            if c is self.contract:
+                continue
+            for key in c.sections:
+                if key in self.data and key not in self.contract.sections:
+                    self.error((key,), f"{key!r} is read only by {c.engine}; "
+                               f"{self.contract.engine} would ignore it", key=True,
+                               expected=f"a {c.family} ruleset, or no {key!r}")
+
+    def _check_contexts(self) -> None:
+        """Every context value is one the engine sets for each hand: a context it never
+        sets would silently stay its first value in every hand."""
+        sets = dict(self.contract.contexts)
+        offered = ", ".join(f"{n} (a {t})" for n, t in sets.items()) or "none"
+        for name, decl in self.data.get("context", {}).items():
+            kind = decl.get("type") if isinstance(decl, dict) else None
+            if name not in sets or sets[name] != kind:
+                self.error(("context", name), f"{self.contract.engine} sets no context "
+                           f"value {name!r} of type {kind} for a hand (it would be its first "
+                           "value in every hand)", key=True,
+                           expected=f"the context values it sets: {offered}",
+                           suggestion=did_you_mean(name, sets))
+
+    # -- PlayReader: what a contract borrows while it reads
+
+    def value_scope(self, names: dict[str, str]) -> Scope:
+        return Scope(element=None, values={**self.values_types, **names},
+                     defines=self.defines)
+
+    def card(self, path: tuple, text: Any) -> int | None:
+        try:
+            return nt.parse_card(text)
+        except NotationError as exc:
+            self.error(path, str(exc), suggestion=_card_hint(text))
             return None
-        out = TrickPlay()
-        dec = pl.get("declare")
-        if dec is not None:
-            c = self.expr(("play", "declare", "select"), dec["select"], self.card_scope, BOOL)
-            out.declare_select = c[1] if c else None
-            out.declare_max = dec.get("max", 3)
-            out.overcall_min = dec.get("overcall_min", 2)
-            out.overcall = dec.get("overcall", "more")
-            out.suit_order = list(dec.get("suit_order", ["D", "C", "H", "S"]))
-            out.reinforce = dec.get("reinforce", True)
-            out.self_overcall = dec.get("self_overcall", True)
-            out.fallback = dec.get("fallback", "random_suit")
-        out.first_dealer = pl.get("first_dealer", "declarer")
-        kitty = pl.get("kitty", {})
-        if "capture" in kitty:
-            f = kitty["capture"]
-            kitty_names = ["kitty_points", "last_size", "last_units", "last_group"]
-            if f not in formulas:
-                self.error(("play", "kitty", "capture"), f"no formula named {f!r}",
-                           expected="a formula under formulas with inputs from "
-                           + ", ".join(kitty_names), suggestion=did_you_mean(f, formulas))
-            else:
-                out.kitty_capture = f
-                for j, name in enumerate(formulas[f].inputs):
-                    if name not in kitty_names:
-                        self.error(("formulas", f, "input", j), f"the trick engine gives the "
-                                   f"kitty formula no value {name!r}",
-                                   expected="one of " + ", ".join(kitty_names),
-                                   suggestion=did_you_mean(name, kitty_names))
-        out.follow_shape = pl.get("follow", {}).get("shape", "ignore")
-        throw = pl.get("throw", {})
-        out.throw_allowed = throw.get("allowed", "plain")
-        out.throw_failure = throw.get("failure", "smallest_card")
-        out.throw_penalty = throw.get("penalty", 0)
-        for i, cap in enumerate(pl.get("captures", [])):
-            c = self.expr(("play", "captures", i, "select"), cap["select"], self.card_scope,
-                          BOOL)
-            if c:
-                out.captures.append((cap["name"], c[1]))
-        names = trick_result_names([n for n, _ in out.captures])
-        res = pl.get("result")
-        if res is not None:
-            t = res["table"]
-            if t not in tables:
-                self.error(("play", "result", "table"), f"no table named {t!r}",
-                           expected="a table under tables", suggestion=did_you_mean(t, tables))
-            else:
-                out.result_table = t
-                table = tables[t]
-                for field_name, kind in (("side", ["dealer", "defenders", "none"]),
-                                         ("levels", "int"),
-                                         ("next_dealer", ["partner", "next_player", "same"])):
-                    have = table.outputs.get(field_name)
-                    ok = have == kind if isinstance(kind, str) else \
-                        isinstance(have, list) and set(have) <= set(kind)
-                    if not ok:
-                        self.error(("tables", t, "output"), f"the result table needs output "
-                                   f"{field_name!r}", expected=f"{field_name}: "
-                                   + (kind if isinstance(kind, str) else
-                                      "words from " + ", ".join(kind)))
-                for j, name in enumerate(table.inputs):
-                    if name not in names:
-                        self.error(("tables", t, "input", j), f"the trick engine gives no "
-                                   f"value {name!r}", expected="one of " + ", ".join(names))
-            for key in ("swing",):
-                f = res.get(key)
-                if f is None:
-                    continue
-                if f not in formulas:
-                    self.error(("play", "result", key), f"no formula named {f!r}",
-                               expected="a formula under formulas",
-                               suggestion=did_you_mean(f, formulas))
-                    continue
-                out.swing = f
-                for j, name in enumerate(formulas[f].inputs):
-                    if name not in names:
-                        self.error(("formulas", f, "input", j), f"the trick engine gives no "
-                                   f"value {name!r}", expected="one of " + ", ".join(names),
-                                   suggestion=did_you_mean(name, names))
-            ob = res.get("overcall_bonus")
-            if ob is not None:
-                if ob not in tables:
-                    self.error(("play", "result", "overcall_bonus"), f"no table named {ob!r}",
-                               suggestion=did_you_mean(ob, tables))
-                else:
-                    out.overcall_bonus = ob
-        return out
 
     def _levels(self) -> dict[str, Any] | None:
         lv = self.data.get("levels")

@@ -1,0 +1,195 @@
+"""The shedding family's contract: the `play:` section its engine plays, declared once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...language import schema as sc
+from ...runtime.expressions import BOOL, INT
+from ..contract import MISSING, Cards, Contract, Custom, Expr, Hook, PlayReader, Section, Value
+from .play import SEAT_NAMES, ShedPlay
+
+DIRECTIONS = ["counter-clockwise", "clockwise"]
+SIDE_NAMES = ("points", "opp_points", "out", "opp_out")  # given to an ending table
+TEAM_NAMES = ("points", "first_out", "opp_points", "out", "opp_out")
+SECURED_NAMES = ("finished_captured", "unfinished_captured", "has_first")
+
+
+def _enum(*names: Any) -> dict[str, Any]:
+    return {"enum": list(names)}
+
+
+def _read_ends(reader: PlayReader, value: Any, path: tuple, model: ShedPlay) -> None:
+    model.ends, model.end_tables = [], []
+    for i, end in enumerate(["one_left"] if value is MISSING else value):
+        if isinstance(end, str):
+            model.ends.append(end)
+            continue
+        ENDING.read(reader, end["table"], path + (i, "table"), model, SHEDDING)
+        if model.__dict__.pop("_ending", None) is not None:
+            model.end_tables.append(end["table"])
+
+
+ENDING = Hook("table", "The ending table.", "an ending table", attr="_ending",
+              kinds=("table",), gives=SIDE_NAMES, reads=(("state", ("over", "playing")),),
+              examples=("ending",))
+
+ENDS = Custom(
+    "ends", "Shedding: the hand ends when one player is left with cards, when a whole team "
+    "is out, or when a table says so.", "the hand ends at",
+    fragment={"type": "array", "minItems": 1,
+              "items": {"description": "one_left, team_out, or {table: NAME}.",
+                        "oneOf": [sc.enum_schema("one_left: one player is left with cards; "
+                                                 "team_out: a whole team is out.",
+                                                 "one_left", "team_out"),
+                                  sc.obj_schema("A table checked for each side after every "
+                                                "play and round: inputs from points, "
+                                                "opp_points, out, opp_out; output state: "
+                                                "over or playing.",
+                                                {"table": ENDING.schema()}, ["table"])]},
+              "examples": [["one_left"], ["one_left", "team_out"], [{"table": "ending"}]]},
+    reading=_read_ends, parts=(ENDING,),
+)
+
+
+def _read_auction(reader: PlayReader, value: Any, path: tuple, model: ShedPlay) -> None:
+    if value is MISSING:
+        model.auction, model.must_raise = None, None
+        return
+    bids = value["bids"]
+    if sorted(set(bids)) != bids:
+        reader.error(path + ("bids",), "bids must rise",
+                     expected="bids from lowest to highest, each once")
+    model.auction = {"bids": list(bids),
+                     "direction": value.get("direction", "counter-clockwise"),
+                     "opener": value.get("opener", "random"),
+                     "default_bid": value.get("default_bid", bids[0])}
+    MUST_RAISE.read(reader, value.get("must_raise", MISSING), path + ("must_raise",), model,
+                    SHEDDING)
+
+
+MUST_RAISE = Expr("must_raise", "When true for the bidder, they must bid one step up "
+                  "(names: bid, round, hand).", "a player must raise when",
+                  examples=("round == 1 and bid < 10 and count(hand, is_joker) >= 2",),
+                  names=(("bid", INT), ("round", INT), ("hand", "list[card]")))
+
+AUCTION_PARTS = (
+    Value("bids", "The bids, lowest first.", "bids", attr=None,
+          fragment={"type": "array", "items": sc.int_schema("A bid.", 1, 1000000, 5, 10),
+                    "minItems": 1, "examples": [[1, 2, 3], [5, 10, 15, 20]]}),
+    Value("direction", "The bidding order.", "direction", attr=None,
+          fragment=_enum(*DIRECTIONS)),
+    Value("opener", "Who bids first.", "who bids first", attr=None, fragment=_enum("random")),
+    MUST_RAISE,
+    Value("default_bid", "If nobody bids: the opener deals at this bid.",
+          "the bid when nobody bids", attr=None,
+          fragment={"type": "integer", "minimum": 0, "maximum": 1000000, "examples": [1, 5]}),
+)
+
+AUCTION = Custom(
+    "auction", "Shedding: bidding for the deal (叫牌). The highest bidder is the dealer, "
+    "takes the kitty and leads.", "Bidding",
+    fragment={k: v for k, v in sc.obj_schema(
+        "", {**{k.name: k.schema() for k in AUCTION_PARTS},
+             "doc": sc.doc_schema("The seed's words.")}, ["bids"]).items()
+        if k != "description"},
+    reading=_read_auction, parts=AUCTION_PARTS,
+)
+
+
+def _read_instant_win(reader: PlayReader, value: Any, path: tuple, model: ShedPlay) -> None:
+    model.instant_win = []
+    scope = reader.value_scope({"hand": "list[card]"})
+    for i, cond in enumerate([] if value is MISSING else value):
+        c = reader.expr(path + (i,), cond, scope, BOOL)
+        if c:
+            model.instant_win.append(c[1])
+
+
+INSTANT_WIN = Custom(
+    "instant_win", "Shedding: conditions on a dealt hand (name: hand) that let its holder "
+    "claim the hand at once.", "an instant win when",
+    fragment={"type": "array",
+              "items": sc.expr_schema("A condition on a dealt hand.",
+                                      "count(hand, is_joker) >= 4", "largest_group(hand) >= 8"),
+              "examples": [["count(hand, is_joker) >= 4"]]},
+    reading=_read_instant_win,
+)
+
+SETTLE = Section(
+    "settle", "Shedding: scoring a finished hand.", "Settlement", keys=(
+        Hook("seat_score", "A table (output score) or formula per seat over place, own, "
+             "in_hand, cards_left, last_captured, last_in_hand, early, players.",
+             "each seat's score", kinds=("table", "formula"), gives=tuple(SEAT_NAMES),
+             reads=(("score", "int"),), examples=("finish_score",)),
+        Hook("team_result", "A table per team over points, first_out: outcome win, draw or "
+             "lose.", "each side's result", kinds=("table",), gives=TEAM_NAMES,
+             reads=(("outcome", ("win", "draw", "lose")),), examples=("result",)),
+        Hook("payment", "A formula: what each player who is not first out pays the first out "
+             "(inputs cards_left, base, place, in_hand).", "the payment formula",
+             gives=tuple(SEAT_NAMES), examples=("loser_pays",)),
+        Value("base", "The base stake per unit.", "base stake",
+              fragment={"type": "integer", "minimum": 0, "maximum": 1000000, "examples": [1]},
+              default=1),
+        Hook("side_payout", "A table over bid: dealer_side_win (what the dealer side gains, "
+             "paid by the defenders equally) and defender_side_win (what each defender gains, "
+             "paid by the dealer side). The side of the first player out wins.",
+             "a side_payout table", kinds=("table",), gives=("bid",),
+             reads=(("dealer_side_win", "int"), ("defender_side_win", "int")),
+             examples=("payout",)),
+    ),
+)
+
+
+def _finish(reader: PlayReader, section: dict[str, Any], model: ShedPlay) -> None:
+    if "holder" in (model.first_lead, model.then_lead) and not model.holder:
+        reader.error(("play",), "a holder lead needs 'holder' cards",
+                     expected="holder: [S3, S4, ...]")
+    if model.side_payout is not None and model.auction is None:
+        reader.error(("play", "settle", "side_payout"), "side_payout needs an auction",
+                     expected="play.auction")
+
+
+def _game(ruleset: Any) -> Any:
+    from .state import ShedGame
+
+    return ShedGame(ruleset)
+
+
+SHEDDING = Contract(
+    family="shedding",
+    engine="the shedding engine",
+    description="first_lead, then_lead, holder, takeover, ends, secured, auction, sides, "
+                "instant_win, settle",
+    keys=(
+        Value("first_lead", "Shedding: who leads the first hand (holder: of the first of "
+              "`holder` cards).", "who leads the first hand",
+              fragment=_enum("random", "holder", "dealer"), default="random"),
+        Value("then_lead", "Shedding: who leads later hands.", "who leads later hands",
+              fragment=_enum("first_out", "random", "holder", "dealer"), default="first_out"),
+        Cards("holder", "Shedding: cards whose holder leads, in order (关牌: S3, S4, S5 …).",
+              "the cards whose holder leads", examples=(("S3", "S4", "S5"),)),
+        # 'none' is in the language for games without 接风; this engine plays only the
+        # next player taking over, so it refuses 'none' rather than play it that way.
+        Value("takeover", "Shedding (接风): when a player goes out and all pass, their next "
+              "player leads.", "when a player goes out and everyone passes (接风), the lead "
+              "goes to", fragment=_enum("next_player", "none"), default="next_player",
+              supported=("next_player",)),
+        ENDS,
+        Hook("secured", "Shedding: a formula giving a side's secured points from "
+             "finished_captured, unfinished_captured, has_first (default: everything the side "
+             "captured).", "the secured formula", gives=SECURED_NAMES,
+             examples=("secured",)),
+        AUCTION,
+        Value("sides", "Shedding: the players' teams, or the dealer alone against everyone "
+              "else.", "sides", fragment=_enum("teams", "dealer_alone"), default="teams"),
+        INSTANT_WIN,
+        SETTLE,
+    ),
+    model=ShedPlay,
+    game=_game,
+    contexts=(),
+    sections=(),
+    features=(),  # plays are built from ranks: no suited plays, no suit-specific wilds
+    finish=_finish,
+)

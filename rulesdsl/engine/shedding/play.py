@@ -1,0 +1,35 @@
+"""The shedding family's compiled play model: what its contract reads from `play:`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...runtime.expressions import Fn
+
+
+@dataclass
+class ShedPlay:
+    """The shedding family's `play:` section, compiled (engine/shedding/contract.py)."""
+
+    first_lead: str = "random"
+    then_lead: str = "first_out"
+    holder: list[int] = field(default_factory=list)
+    takeover: str = "next_player"
+    ends: list[str] = field(default_factory=lambda: ["one_left"])
+    seat_score: str | None = None  # a table or formula name
+    team_result: str | None = None
+    payment: str | None = None
+    base: int = 1
+    side_payout: str | None = None
+    end_tables: list[str] = field(default_factory=list)
+    secured: str | None = None
+    sides: str = "teams"
+    auction: dict[str, Any] | None = None  # bids, direction, opener, default_bid
+    must_raise: Fn | None = None
+    instant_win: list[Fn] = field(default_factory=list)
+
+
+# The values the shedding engine gives a seat's score table or formula and the payment.
+SEAT_NAMES = ["place", "own", "in_hand", "cards_left", "last_captured", "last_in_hand",
+              "early", "players", "base"]

@@ -1,0 +1,97 @@
+"""The tile family's contract: the `play:` section its engine plays, declared once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...runtime.expressions import INT
+from ..contract import Contract, Expr, Hook, Section, Value
+from .play import TilePlay
+
+
+def _enum(*names: Any) -> dict[str, Any]:
+    return {"enum": list(names)}
+
+
+BOOL: dict[str, Any] = {"type": "boolean"}
+
+PAYMENTS = Section(
+    "payments", "Tiles: settlement formulas.", "Payments", keys=(
+        Hook("to_winner", "A formula (total, stake): what each player pays the winner.",
+             "the to_winner formula", gives=("total", "stake"),
+             examples=("payment_to_winner",)),
+        Hook("between_others", "A formula (receiver_total, payer_total, stake): what a "
+             "non-winner pays another.", "the between_others formula",
+             gives=("receiver_total", "payer_total", "stake"),
+             examples=("payment_between_others",)),
+        Value("stake", "The stake (底银).", "stake",
+              fragment={"type": "integer", "minimum": 0, "maximum": 1000000, "examples": [1]},
+              default=1),
+    ),
+)
+
+LIABILITY = Section(
+    "liability", "Tiles: 包三家, when a live tile discarded in the wall table's live_tile "
+    "phase lets someone win: the discarder pays for the table.", "The live-tile liability "
+    "(包三家)", keys=(
+        Expr("live", "Whether a discard in the live_tile phase is live (names: seen, the "
+             "copies of the tile discarded or claimed before it).", "a discard is live when",
+             attr="live_tile", examples=("seen == 0",), names=(("seen", INT),),
+             default="seen == 0"),
+        Value("pays", "every_payment: every payment of the hand is made by the liable player "
+              "(「在本副牌中所有付出的牌点均由被包方支付」); winner_payments: only what is paid "
+              "to the winner.", "the liable player pays", attr="liable_pays",
+              fragment=_enum("every_payment", "winner_payments"), default="every_payment"),
+        Value("zero_total", "The liable player's own hand counts 0 (「被包方的牌点归零处理」).",
+              "the liable player's hand counts nothing", attr="liable_total_zero",
+              fragment=BOOL, default=True),
+        Value("exempt", "all_live_not_ready: not liable when every tile in the discarder's "
+              "hand was live and they were not ready (「手里全是生牌，同时还没听牌时…不按包三家"
+              "处理」); none: never exempt.", "nobody is liable when", attr="liable_exempt",
+              fragment=_enum("all_live_not_ready", "none"), default="all_live_not_ready"),
+    ),
+)
+
+
+def _game(ruleset: Any) -> Any:
+    from .state import TileGame
+
+    return TileGame(ruleset)
+
+
+TILES = Contract(
+    family="tiles",
+    engine="the tile engine",
+    description="bonus, wall, chow_from, claim_with_wilds, pung_pass_lock, rob_kong, "
+                "discarded_wild, payments, liability",
+    keys=(
+        Expr("bonus", "Tiles: tiles set aside face up with a replacement from the wall's end "
+             "(flowers, special tiles).", "tiles set aside face up with a replacement draw",
+             examples=("bonus_tile", "is_flower")),
+        Hook("wall", "Tiles: a table over tiles_left giving phase: play, live_tile or "
+             "exhausted.", "the wall table", kinds=("table",), gives=("tiles_left",),
+             reads=(("phase", ("play", "live_tile", "exhausted")),),
+             examples=("wall_phase",)),
+        Value("chow_from", "Tiles: who may chow a discard.", "a chow may be claimed from",
+              fragment=_enum("previous_player", "anyone", "none"), default="previous_player"),
+        Value("claim_with_wilds", "Tiles: wilds may help claim a discard "
+              "(「“得”不能“吃”」: false).", "wilds may help claim a discard", fragment=BOOL,
+              default=False),
+        Value("pung_pass_lock", "Tiles: a pung passed up cannot be claimed again until your "
+              "next turn.", "a pung passed up waits for your next turn", fragment=BOOL,
+              default=True),
+        Value("rob_kong", "Tiles: robbing a kong (抢杠): only a pung promoted to a kong can be "
+              "robbed.", "a kong may be robbed", fragment=_enum("added_only", "none"),
+              default="added_only"),
+        Value("discarded_wild", "Tiles: forfeit: whoever discards a wild cannot win and scores "
+              "0, and nobody wins on it.", "a discarded wild",
+              fragment=_enum("forfeit", "normal"), default="forfeit"),
+        PAYMENTS,
+        LIABILITY,
+    ),
+    model=TilePlay,
+    game=_game,
+    contexts=(("turned", "tile"),),
+    sections=("win", "scoring"),
+    features=(("suited_plays", "every tile kind is its own"),),
+)

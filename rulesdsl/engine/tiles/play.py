@@ -1,0 +1,30 @@
+"""The tile family's compiled play model: what its contract reads from `play:`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...runtime.expressions import Fn
+
+
+@dataclass
+class TilePlay:
+    """The tile family's `play:` section, compiled (engine/tiles/contract.py)."""
+
+    bonus: Fn | None = None
+    wall: str | None = None
+    chow_from: str = "previous_player"
+    claim_with_wilds: bool = False
+    pung_pass_lock: bool = True
+    rob_kong: str = "added_only"
+    discarded_wild: str = "forfeit"
+    to_winner: str | None = None
+    between_others: str | None = None
+    stake: int = 1
+    # 包三家 (play.liability): which discard in the live-tile phase is live (an expression
+    # over `seen`, the copies discarded or claimed before it), what the liable player pays,
+    # whether their own total is zeroed, and who is exempt.
+    live_tile: Fn | None = None
+    liable_pays: str = "every_payment"
+    liable_total_zero: bool = True
+    liable_exempt: str = "all_live_not_ready"

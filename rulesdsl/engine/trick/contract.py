@@ -1,0 +1,171 @@
+"""The trick family's contract: the `play:` section its engine plays, declared once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...language import schema as sc
+from ..contract import MISSING, Cards, Contract, Custom, Expr, Hook, PlayReader, Section, Value
+from .play import TrickPlay, trick_result_names
+
+_ = Cards  # (no card lists in this family's play section)
+
+
+def _enum(*names: Any) -> dict[str, Any]:
+    return {"enum": list(names)}
+
+
+def _int(lo: int, hi: int, *examples: int) -> dict[str, Any]:
+    return {"type": "integer", "minimum": lo, "maximum": hi, "examples": list(examples)}
+
+
+BOOL: dict[str, Any] = {"type": "boolean"}
+
+DECLARE = Section(
+    "declare", "Declaring trump during the deal by showing cards (叫主, 反主).",
+    "Declaring trumps (叫主) during the deal",
+    keys=(
+        Expr("select", "Cards that may be shown (usually level cards).", "cards",
+             attr="declare_select", examples=("level_card",)),
+        Value("max", "Most identical cards shown at once.", "most identical cards shown at once",
+              attr="declare_max", fragment=_int(1, 8, 2, 3), default=3),
+        Value("overcall_min", "Fewest cards that overcall.", "fewest cards that overcall",
+              fragment=_int(1, 8, 2), default=2),
+        Value("overcall", "more: more cards overcall; more_or_higher_suit: also as many cards "
+              "of a higher suit.", "an overcall needs",
+              fragment=_enum("more", "more_or_higher_suit"), default="more"),
+        Value("suit_order", "Suits low to high, for ties.", "suit order for ties, low to high",
+              fragment={"type": "array", "items": {**_enum("S", "H", "D", "C"),
+                                                   "description": "A suit letter."},
+                        "minItems": 4, "maxItems": 4, "uniqueItems": True,
+                        "examples": [["D", "C", "H", "S"]]},
+              default=["D", "C", "H", "S"]),
+        Value("reinforce", "A declarer may add cards (加固).",
+              "a declarer may add cards to their own declaration", fragment=BOOL, default=True),
+        Value("self_overcall", "A declarer may overcall themselves in another suit.",
+              "a declarer may overcall themselves", fragment=BOOL, default=True),
+        Value("fallback", "When nobody declares.", "when nobody declares",
+              fragment=_enum("turn_up_kitty", "random_suit"), default="random_suit"),
+    ),
+    required=("select",),
+)
+
+KITTY_NAMES = ("kitty_points", "last_size", "last_units", "last_group")
+
+
+def _result_names(model: TrickPlay) -> list[str]:
+    return trick_result_names([n for n, _ in model.captures])
+
+
+def _read_captures(reader: PlayReader, value: Any, path: tuple, model: TrickPlay) -> None:
+    model.captures = []
+    for i, cap in enumerate([] if value is MISSING else value):
+        c = reader.expr(path + (i, "select"), cap["select"], reader.card_scope, "bool")
+        if c:
+            model.captures.append((cap["name"], c[1]))
+
+
+CAPTURES = Custom(
+    "captures", "Opponents' cards counted when captured in a trick (红五, 方五).",
+    "Cards counted when captured",
+    fragment={"type": "array",
+              "items": sc.obj_schema("A captured card kind.",
+                                     {"name": sc.name_schema("The kind's name (result inputs "
+                                                             "are named after it).", "red",
+                                                             "diamond"),
+                                      "select": sc.expr_schema("Which cards count.",
+                                                               "red_five"),
+                                      "doc": sc.doc_schema()},
+                                     ["name", "select"])},
+    reading=_read_captures,
+)
+
+RESULT = Section(
+    "result", "Turning the hand into level changes.", "The hand's result",
+    keys=(
+        Hook("table", "A table with input points and outputs side, levels, next_dealer.",
+             "the result table", attr="result_table", kinds=("table",), gives=_result_names,
+             reads=(("side", ("dealer", "defenders", "none")), ("levels", "int"),
+                    ("next_dealer", ("partner", "next_player", "same"))),
+             examples=("result",)),
+        Hook("swing", "A formula giving the final signed level change (+ defenders, "
+             "- dealer side).", "the swing formula", gives=_result_names,
+             examples=("level_swing",)),
+        Hook("overcall_bonus", "A table: overcall_cards to bonus levels.",
+             "the overcall bonus table", kinds=("table",), gives=("overcall_cards",),
+             reads=(("levels", "int"),), examples=("overcall_bonus",)),
+        Value("overcall_bonus_to", "Who the overcall bonus levels go to: winning_side, the "
+              "side the result table names (it climbs or stays down further); defenders: "
+              "always the defenders.", "the overcall bonus goes to",
+              fragment=_enum("winning_side", "defenders"), default="winning_side"),
+        Value("overcall_bonus_draw", "When the result table names no side and there is an "
+              "overcall bonus: defenders: the defenders take it (「閑家得120-125分，"
+              "若有玩家反主，反主所得積分加于閑家」); none: nobody does.",
+              "on a drawn hand the overcall bonus goes to",
+              fragment=_enum("defenders", "none"), default="defenders"),
+        Value("next_dealer", "Who deals next: table: the result table's next_dealer; "
+              "climbing_side: the side that climbs deals (defenders: the next player; the "
+              "dealer side: the partner), the table deciding when nobody climbs (default: "
+              "climbing_side with a swing formula, else table).", "who deals next",
+              fragment=_enum("table", "climbing_side"), default=None),
+    ),
+    required=("table",),
+)
+
+
+def _finish(reader: PlayReader, section: dict[str, Any], model: TrickPlay) -> None:
+    if model.next_dealer is None:
+        # 「以后每局的胜方为庄家」 is what the swing rulesets play; the table decides otherwise.
+        model.next_dealer = "climbing_side" if model.swing is not None else "table"
+
+
+def _game(ruleset: Any) -> Any:
+    from .state import TrickGame
+
+    return TrickGame(ruleset)
+
+
+TRICK = Contract(
+    family="trick",
+    engine="the trick engine",
+    description="declare, first_dealer, kitty, follow, throw, captures, result",
+    keys=(
+        DECLARE,
+        Value("first_dealer", "Who deals the first hand.", "the first hand's dealer",
+              fragment=_enum("declarer", "random"), default="declarer"),
+        Section("kitty", "The kitty at the end of the hand.", "The kitty (底牌)", keys=(
+            Hook("capture", "A formula: the points the defenders add when they win the last "
+                 "trick; inputs from kitty_points, last_size, last_units, last_group.",
+                 "the kitty formula", attr="kitty_capture", gives=KITTY_NAMES,
+                 examples=("kitty_capture",)),
+        )),
+        Section("follow", "Following the led suit-system.", "Following the lead", keys=(
+            Value("shape", "ignore: any cards of the led suit-system (「对牌型无要求」); pairs: "
+                  "as many pairs as the lead holds, when you have them (升级).", "shape",
+                  attr="follow_shape", fragment=_enum("ignore", "pairs"), default="ignore"),
+        )),
+        Section("throw", "Throws (甩牌): several combinations of one suit-system at once.",
+                "Throws (甩牌)", keys=(
+                    Value("allowed", "Where throws are allowed: plain: in plain suits only; "
+                          "any: trumps too; none: never.", "allowed", attr="throw_allowed",
+                          fragment=_enum("plain", "any", "none"), default="plain"),
+                    Value("failure", "What is played when a throw fails.",
+                          "a failed throw plays", attr="throw_failure",
+                          fragment=_enum("smallest_card", "smallest_unit"),
+                          default="smallest_card"),
+                    Value("penalty", "Points a failed throw moves to or from the defenders.",
+                          "points moved for a failed throw", attr="throw_penalty",
+                          fragment=_int(0, 1000, 10), default=0),
+                )),
+        CAPTURES,
+        RESULT,
+    ),
+    model=TrickPlay,
+    game=_game,
+    contexts=(("trump", "suit"), ("level", "rank")),
+    sections=("trump", "levels"),
+    features=(
+        ("suited_plays", "plays and orders that tell cards of one rank apart by suit"),
+    ),
+    finish=_finish,
+)
