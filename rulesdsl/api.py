@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .compiler.core import FORMAT_VERSION, LANGUAGE_VERSION, compile_file, resolve_source
+from .compiler import FORMAT_VERSION, LANGUAGE_VERSION, compile_file, resolve_source
 from .errors import Problem, RulesetError, did_you_mean
 from .examples import ExampleReport, run_examples
 from .model.ruleset import Ruleset

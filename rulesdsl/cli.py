@@ -13,7 +13,7 @@ import yaml
 
 from . import __version__
 from .api import FileResult, compiled_json, load, rule_files, validate_file
-from .compiler.core import _context_value
+from .compiler.examples import _context_value
 from .compiler.schema import schema_json
 from .errors import Problem, RulesdslError, RulesetError
 from .examples import load_examples_file, run_examples

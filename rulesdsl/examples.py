@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import notation as nt
-from .compiler.core import _Compiler, check_examples, read_document
+from .compiler.core import _Compiler
+from .compiler.examples import check_examples
+from .compiler.files import read_document
 from .compiler.schema import examples_file_schema
 from .errors import Problem, RulesetError
 from .language.structure import check_structure

@@ -1,7 +1,10 @@
-"""Compiling a rule file: YAML → merged document → schema check → typed Ruleset.
+"""The compiler proper: a schema-checked document → a typed Ruleset.
 
-`compile_file(path)` is the one entry point; everything it finds wrong is
-collected as located problems and raised together in a RulesetError.
+Each section of the language is compiled here (deck, ranks, context, defines, order,
+wilds, patterns, tables, formulas, tile scoring, levels); the `play:` section is read
+through the family's contract (engine/<family>/contract.py), whose keys this module never
+names. Everything found wrong is collected as located problems; `compile_file`
+(compiler/files.py) raises them together in a RulesetError.
 """
 
 from __future__ import annotations
@@ -9,18 +12,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from .. import notation as nt
 from ..engine.families import CONTRACTS
-from ..errors import NotationError, Problem, RulesetError, did_you_mean
+from ..errors import NotationError, Problem, did_you_mean
 from ..language import ast
-from ..language.merge import merge_documents
 from ..language.parser import ExpressionSyntaxError, parse_expression
-from ..language.schema import EXAMPLE_KINDS
-from ..language.structure import check_structure
-from ..language.yamlio import Document, load_yaml
+from ..language.yamlio import Document
 from ..model.ruleset import (
     Alternate,
     ContextDecl,
@@ -34,7 +33,6 @@ from ..model.ruleset import (
     Tier,
     Wild,
 )
-from ..resources import bundled_rulesets
 from ..runtime.expressions import (
     BOOL,
     CARD,
@@ -52,142 +50,19 @@ from ..runtime.expressions import (
     a,
     compile_expression,
 )
-from .schema import ruleset_schema
+from .examples import check_examples
+from .limits import (
+    MAX_DECK_CARDS,
+    MAX_PATTERNS,
+    MAX_REPEAT_STEPS,
+    MAX_REPEATING_PARTS,
+    MAX_TIERS,
+)
 from .soundness import check_soundness
+from .static_checks import StaticChecks, card_hint
 
 FORMAT_VERSION = 1
 LANGUAGE_VERSION = 1
-MAX_EXTENDS_DEPTH = 8
-MAX_TIERS = 2000
-MAX_PATTERNS = 200
-MAX_DECK_CARDS = 8 * 54
-# Bounds on what the shedding move generator must enumerate: every play of a composite
-# whose parts repeat per step, and every filling of the wild cards in a hand, grow
-# combinatorially (a run of any length with two repeating parts, or a deck of wilds,
-# does not finish a hand). The bundled rulesets need one repeating part of fixed size,
-# five steps and eight wild cards.
-MAX_REPEATING_PARTS = 1
-MAX_REPEAT_STEPS = 5
-MAX_WILD_CARDS = 16  # the jokers of the largest deck (8 packs)
-
-
-# ---------------------------------------------------------------- reading files
-
-
-def read_document(path: str | Path) -> Document:
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise RulesetError([Problem(str(path), 1, 1, "", "file not found",
-                                    expected="a path to a .yaml rule file or a bundled id")]) \
-            from None
-    except IsADirectoryError:
-        raise RulesetError([Problem(str(path), 1, 1, "", "is a folder, not a file")]) from None
-    except OSError as exc:
-        raise RulesetError([Problem(str(path), 1, 1, "", f"cannot read file: {exc.strerror}")]) \
-            from None
-    if p.suffix == ".json":
-        return _json_document(data, str(path))
-    return load_yaml(data, str(path))
-
-
-def _json_document(data: bytes, file: str) -> Document:
-    try:
-        payload = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        line = getattr(exc, "lineno", 1)
-        col = getattr(exc, "colno", 1)
-        raise RulesetError([Problem(file, line, col, "", f"invalid JSON: {exc}")]) from None
-    if isinstance(payload, dict) and "format" in payload and "ruleset" in payload:
-        if payload.get("format") != FORMAT_VERSION:
-            raise RulesetError([Problem(file, 1, 1, "format",
-                                        f"compiled format {payload.get('format')!r} is not "
-                                        "supported", expected=f"format {FORMAT_VERSION}")])
-        payload = payload["ruleset"]
-    return Document(file, payload)
-
-
-def resolve_source(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
-    """A bundled id or a path to a file."""
-    text = str(name_or_path)
-    candidate = Path(text)
-    if relative_to is not None and not candidate.is_absolute():
-        rel = relative_to.parent / candidate
-        if rel.exists():
-            return rel
-    if candidate.exists():
-        return candidate
-    bundled = bundled_rulesets()
-    if text in bundled:
-        return bundled[text]
-    raise KeyError(text)
-
-
-def load_merged(path: Path, chain: tuple[str, ...] = ()) -> Document:
-    """Read a file and merge it over what it extends."""
-    doc = read_document(path)
-    if not isinstance(doc.data, dict):
-        kind = "a list" if isinstance(doc.data, list) else "a single value"
-        raise RulesetError([doc.problem((), f"the file holds {kind}",
-                                        expected="a mapping of ruleset keys (language, id, ...)")])
-    parent_ref = doc.data.get("extends")
-    if parent_ref is None:
-        return doc
-    if not isinstance(parent_ref, str):
-        raise RulesetError([doc.problem(("extends",), "extends must name a ruleset",
-                                        expected="a bundled id or a relative path")])
-    key = str(path.resolve())
-    if key in chain:
-        raise RulesetError([doc.problem(("extends",), "rulesets extend each other in a cycle",
-                                        expected="a chain that ends")])
-    if len(chain) >= MAX_EXTENDS_DEPTH:
-        raise RulesetError([doc.problem(("extends",), f"extends chain is deeper than "
-                                        f"{MAX_EXTENDS_DEPTH} (max extends depth)")])
-    try:
-        parent_path = resolve_source(parent_ref, path)
-    except KeyError:
-        raise RulesetError([doc.problem(("extends",), f"no ruleset named {parent_ref!r}",
-                                        expected="a bundled id or a path relative to this file",
-                                        suggestion=did_you_mean(parent_ref,
-                                                                bundled_rulesets()))]) from None
-    parent = load_merged(parent_path, chain + (key,))
-    return merge_documents(parent, doc)
-
-
-def compile_file(path: str | Path) -> Ruleset:
-    p = Path(path)
-    doc = load_merged(p)
-    return compile_document(doc)
-
-
-def compile_document(doc: Document) -> Ruleset:
-    if not isinstance(doc.data, dict):
-        raise RulesetError([doc.problem((), "the file does not hold a mapping",
-                                        expected="a mapping of ruleset keys")])
-    problems = check_structure(doc, ruleset_schema())
-    if problems:
-        raise RulesetError(problems)
-    # JSON Schema counts 2.0 (and -0.0) as an integer; the compiler counts and indexes
-    # with these values, so they become the ints they equal.
-    doc.data = _whole_floats_as_ints(doc.data)
-    compiler = _Compiler(doc)
-    ruleset = compiler.compile()
-    errors = [p for p in compiler.problems if p.severity == "error"]
-    if errors:
-        raise RulesetError(compiler.problems)
-    ruleset.warnings = [p for p in compiler.problems if p.severity != "error"]  # type: ignore
-    return ruleset
-
-
-def _whole_floats_as_ints(value: Any) -> Any:
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, dict):
-        return {k: _whole_floats_as_ints(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_whole_floats_as_ints(v) for v in value]
-    return value
 
 
 # ---------------------------------------------------------------- the compiler
@@ -199,7 +74,7 @@ def _expr_text(value: Any) -> str:
     return str(value)
 
 
-class _Compiler:
+class _Compiler(StaticChecks):
     def __init__(self, doc: Document):
         self.doc = doc
         self.data: dict[str, Any] = doc.data
@@ -390,7 +265,7 @@ class _Compiler:
             try:
                 kind = nt.parse_card(text)
             except NotationError as exc:
-                self.error(("deck", "remove", i), str(exc), suggestion=_card_hint(text))
+                self.error(("deck", "remove", i), str(exc), suggestion=card_hint(text))
                 self.deck_ok = False
                 continue
             if per_pack[kind] == 0:
@@ -919,7 +794,7 @@ class _Compiler:
         try:
             return nt.parse_card(text)
         except NotationError as exc:
-            self.error(path, str(exc), suggestion=_card_hint(text))
+            self.error(path, str(exc), suggestion=card_hint(text))
             return None
 
     def _levels(self) -> dict[str, Any] | None:
@@ -946,89 +821,6 @@ class _Compiler:
 
     # -- static checks over every context
 
-    def _static_checks(self, ruleset: Ruleset) -> None:
-        from ..model.hand import tier_assignment
-
-        if not ruleset.tiers or ruleset.is_tiles:
-            if self.family != "tiles" and not ruleset.tiers:
-                self.error((), "missing key 'order'", expected="the per-hand order of cards")
-            self._check_points_total(ruleset)
-            return
-        reached = [False] * len(ruleset.tiers)
-        reported: set[tuple] = set()
-        kinds = ruleset.kinds()
-        for ctx in ruleset.all_contexts():
-            values = ruleset.context_values(ctx)
-            try:
-                assignment = tier_assignment(ruleset, values)
-            except EvaluationError as exc:
-                self.error(("order",), f"evaluating the order failed: {exc}")
-                return
-            where = ", ".join(f"{k}={_show(v, ruleset)}" for k, v in ctx.items())
-            where = f" ({where})" if where else ""
-            trump_tiers: set[int] = set()
-            plain_tiers: set[int] = set()
-            fallen = [k for k in kinds if assignment[k][0] is None and ("fall", k) not in reported]
-            if fallen:
-                reported.update(("fall", k) for k in fallen)
-                shown = " ".join(nt.format_card(k) for k in fallen[:8])
-                more = f" and {len(fallen) - 8} more" if len(fallen) > 8 else ""
-                self.error(("order",), f"{shown}{more} match no tier{where}",
-                           expected="a last tier that takes every remaining card, "
-                                    "e.g. select: \"true\"")
-            ladder_misses: list[tuple[int, int]] = []
-            tier_cards: dict[tuple[int, bool], list[int]] = {}
-            for kind in kinds:
-                tier, _, is_trump = assignment[kind]
-                if tier is None:
-                    continue
-                reached[tier] = True
-                tier_cards.setdefault((tier, is_trump), []).append(kind)
-                t = ruleset.tiers[tier]
-                if t.ladder is not None:
-                    rank = nt.card_rank(kind)
-                    ladder = ruleset.ranks[t.ladder]
-                    if rank not in ladder and not (rank == nt.ACE and 1 in ladder):
-                        ladder_misses.append((tier, kind))
-                (trump_tiers if is_trump else plain_tiers).add(tier)
-            mixed = trump_tiers & plain_tiers
-            for tier in sorted(mixed):
-                key = ("mixed", tier)
-                if key not in reported:
-                    reported.add(key)
-                    trumps = " ".join(nt.format_card(k) for k in tier_cards[(tier, True)][:6])
-                    self.error(ruleset.tiers[tier].path, f"tier {ruleset.tiers[tier].name!r} "
-                               f"holds both trumps ({trumps}) and plain cards{where}",
-                               expected="separate tiers for trumps and plain cards")
-            for tier, kind in ladder_misses:
-                t = ruleset.tiers[tier]
-                rank = nt.card_rank(kind)
-                key = ("ladder", tier, rank)
-                if tier in mixed or key in reported:
-                    continue
-                reported.add(key)
-                what = "a joker has no rank on a ladder" if kind >= 52 else \
-                    f"rank {nt.rank_name(rank)} is not on ladder {t.ladder!r}"
-                self.error(t.path + ("by",), f"{nt.format_card(kind)} is in tier {t.name!r} but "
-                           f"{what}{where}", expected="a tier of its own, or a ladder with every "
-                           "rank the tier holds")
-            if trump_tiers and plain_tiers and max(trump_tiers) > min(plain_tiers) \
-                    and not mixed:
-                low = ruleset.tiers[max(trump_tiers)]
-                key = ("cover", max(trump_tiers))
-                if key not in reported:
-                    reported.add(key)
-                    self.error(low.path, f"the order does not rank every trump above the plain "
-                               f"cards: tier {low.name!r} holds trumps below a plain tier"
-                               f"{where}", expected="every trump tier before the plain tiers")
-        for i, ok in enumerate(reached):
-            if not ok:
-                t = ruleset.tiers[i]
-                self.error(t.path + ("select",), f"no card reaches tier {t.name!r} in any "
-                           "context", expected="a tier some card can reach",
-                           suggestion="check the select and the tiers above it")
-        self._check_points_total(ruleset)
-
     def _repeat_bounds(self, p: dict, parts: list[PatternDef], key: int, path: tuple) -> bool:
         """Report a composite whose per-step parts exceed the bounds; True when one did."""
         repeating = [j for j, part in enumerate(parts) if part.repeat]
@@ -1053,52 +845,6 @@ class _Compiler:
             return True
         return False
 
-    def _check_wild_count(self, ruleset: Ruleset) -> None:
-        """Card families: at most MAX_WILD_CARDS wild cards in the deck, in any context."""
-        if ruleset.is_tiles or not ruleset.wilds:
-            return
-        kinds = ruleset.kinds()
-        for ctx in ruleset.all_contexts():
-            values = ruleset.context_values(ctx)
-            try:
-                wild = sum(ruleset.deck[k] for k in kinds
-                           if any(w.select(Env(k, values)) for w in ruleset.wilds))
-            except EvaluationError as exc:
-                self.error(("wilds",), f"evaluating the wilds failed: {exc}")
-                return
-            if wild > MAX_WILD_CARDS:
-                self.error(("wilds",), f"{wild} cards of the deck are wild, over the limit "
-                           f"of {MAX_WILD_CARDS} (max wild cards)", key=True,
-                           expected=f"at most {MAX_WILD_CARDS} wild cards")
-                return
-
-    def _check_points_total(self, ruleset: Ruleset) -> None:
-        if ruleset.points_total is not None:
-            total = ruleset.total_points()
-            if total != ruleset.points_total:
-                self.error(("points_total",), f"the cards carry {total} points, not "
-                           f"{ruleset.points_total}", expected=str(total))
-
-
-def _card_hint(text: Any) -> str | None:
-    """A likely intended card for a near-miss (`S1` → `SA`, `H1O` → `H10`)."""
-    t = str(text).strip().upper().replace("O", "0")
-    if len(t) >= 2 and t[0] in "SHDC" and t[1:] == "1":
-        return f"did you mean '{t[0]}A'? rank 1 is the low ace, only used in ladders"
-    try:
-        return f"did you mean '{nt.format_card(nt.parse_card(t))}'?" if t != text else None
-    except NotationError:
-        return None
-
-
-def _show(value: Any, ruleset: Ruleset) -> str:
-    if isinstance(value, int) and not isinstance(value, bool):
-        if ruleset.is_tiles:
-            return nt.format_tile(value) if value < nt.TILE_KINDS else str(value)
-        return nt.rank_name(value)
-    return str(value)
-
-
 def _option_type(value: Any) -> str:
     if isinstance(value, bool):
         return BOOL
@@ -1107,194 +853,3 @@ def _option_type(value: Any) -> str:
     if isinstance(value, float):
         return INT
     return "string"
-
-
-# ---------------------------------------------------------------- examples
-
-
-def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, formulas,
-                   patterns) -> list[dict[str, Any]]:
-    """Check each example's form; return them annotated with parsed cards and paths."""
-    out = []
-    pattern_names = {p.name for p in patterns}
-    for i, ex in enumerate(examples):
-        path = base + (i,)
-        kinds = [k for k in EXAMPLE_KINDS if k in ex]
-        if len(kinds) != 1:
-            if not kinds:
-                compiler.error(path, "an example needs one kind key",
-                               expected="one of " + ", ".join(EXAMPLE_KINDS))
-            else:
-                compiler.error(path + (kinds[1],), f"an example has one kind, not "
-                               f"{' and '.join(kinds)}", key=True,
-                               expected="one of " + ", ".join(EXAMPLE_KINDS) + " per example")
-            continue
-        kind = kinds[0]
-        item: dict[str, Any] = {"kind": kind, "path": path, "raw": ex}
-        ok = True
-        ctx = {}
-        for name, value in (ex.get("context") or {}).items():
-            if name not in compiler.context:
-                compiler.error(path + ("context", name), f"unknown context value {name!r}",
-                               key=True, expected="a name declared under context",
-                               suggestion=did_you_mean(name, compiler.context))
-                ok = False
-                continue
-            try:
-                ctx[name] = _context_value(compiler.context[name].type, value)
-            except NotationError as exc:
-                compiler.error(path + ("context", name), str(exc))
-                ok = False
-        item["context"] = ctx
-        overrides = {}
-        for name, value in (ex.get("options") or {}).items():
-            spec = compiler.data.get("options", {}).get(name) if compiler.data else None
-            if spec is None:
-                compiler.error(path + ("options", name), f"unknown option {name!r}", key=True,
-                               expected="an option declared under options",
-                               suggestion=did_you_mean(name, compiler.options))
-                ok = False
-                continue
-            if spec.get("choices") is not None and value not in spec["choices"]:
-                compiler.error(path + ("options", name), f"{value!r} is not a choice of "
-                               f"{name!r}", expected="one of " + ", ".join(map(str,
-                                                                               spec["choices"])))
-                ok = False
-                continue
-            overrides[name] = value
-        item["options"] = overrides
-        if compiler.family == "tiles" and kind in ("pattern", "beats", "order", "trump",
-                                                   "points"):
-            compiler.error(path + (kind,), f"'{kind}' examples are for card games", key=True,
-                           expected="hand, table or formula examples in the tiles family")
-            continue
-        if kind in ("pattern", "beats", "order", "trump", "points"):
-            fields = ["beats", "over"] if kind == "beats" else [kind]
-            for f in fields:
-                if f not in ex:
-                    compiler.error(path, f"{a(kind)} example needs {f!r}")
-                    ok = False
-                    continue
-                text = ex[f]
-                if kind == "order":
-                    text = text.replace(">", " ").replace("=", " ")
-                try:
-                    cards = nt.parse_cards(str(text))
-                except NotationError as exc:
-                    compiler.error(path + (f,), str(exc), offset=getattr(exc, "offset", None),
-                                   suggestion=_card_hint(getattr(exc, "token", "")))
-                    ok = False
-                    continue
-                if not cards:
-                    compiler.error(path + (f,), "no cards given", expected="cards such as 'H6 H6'")
-                    ok = False
-                item[f] = cards
-            if kind == "order" and ok:
-                try:
-                    item["steps"] = _order_steps(ex["order"])
-                except NotationError as exc:
-                    compiler.error(path + ("order",), str(exc))
-                    ok = False
-            if kind == "pattern" and "expect" in ex:
-                expected = ex["expect"]
-                names = expected if isinstance(expected, list) else [expected]
-                for n in names:
-                    # `expect` is free-form in the schema: a list or mapping here is no name.
-                    if not isinstance(n, (str, int, float, bool, type(None))):
-                        compiler.error(path + ("expect",), "a pattern example expects a "
-                                       "pattern name", expected="a pattern name, a list of "
-                                       "names, or none")
-                        ok = False
-                        continue
-                    if n not in pattern_names and n != "none" and n is not None:
-                        compiler.error(path + ("expect",), f"no pattern named {n!r}",
-                                       expected="a pattern name or none",
-                                       suggestion=did_you_mean(str(n), pattern_names))
-                        ok = False
-            if "as" in ex:
-                for j, n in enumerate(ex["as"]):
-                    if n not in pattern_names:
-                        compiler.error(path + ("as", j), f"no pattern named {n!r}",
-                                       suggestion=did_you_mean(n, pattern_names))
-                        ok = False
-        elif kind == "table":
-            if ex["table"] not in tables:
-                compiler.error(path + ("table",), f"no table named {ex['table']!r}",
-                               expected="a table under tables",
-                               suggestion=did_you_mean(ex["table"], tables))
-                ok = False
-        elif kind == "formula":
-            if ex["formula"] not in formulas:
-                compiler.error(path + ("formula",), f"no formula named {ex['formula']!r}",
-                               expected="a formula under formulas",
-                               suggestion=did_you_mean(ex["formula"], formulas))
-                ok = False
-        elif kind == "hand":
-            if compiler.family != "tiles":
-                compiler.error(path + ("hand",), "'hand' examples are for the tiles family",
-                               key=True)
-                ok = False
-            else:
-                try:
-                    item["hand"] = nt.parse_tiles(ex["hand"])
-                    if "win_tile" in ex:
-                        item["win_tile"] = nt.tile_kind(ex["win_tile"])
-                except NotationError as exc:
-                    compiler.error(path + ("hand",), str(exc))
-                    ok = False
-        if kind not in ("order",) and "expect" not in ex:
-            compiler.error(path, "an example needs 'expect'", expected="expect: the asserted "
-                           "result")
-            ok = False
-        if ok:
-            out.append(item)
-    return out
-
-
-def _context_value(t: str, value: Any) -> Any:
-    if t == "suit":
-        text = str(value)
-        text = nt.SUIT_SYMBOLS.get(text, text)
-        if text not in nt.SUITS:
-            raise NotationError(f"{value!r} is not a suit; write S, H, D or C")
-        return text
-    if t == "rank":
-        return nt.rank_value(value)
-    if t == "tile":
-        return nt.tile_kind(str(value))
-    if t == "card":
-        return nt.parse_card(str(value))
-    if t == "bool":
-        if not isinstance(value, bool):
-            raise NotationError(f"{value!r} is not true or false")
-        return value
-    if t == "int":
-        if not isinstance(value, int):
-            raise NotationError(f"{value!r} is not a whole number")
-        return value
-    return value
-
-
-def _order_steps(text: str) -> list[tuple[str, int]]:
-    """'H5 > BJ = LJ' → [(None, H5), ('>', BJ), ('=', LJ)]."""
-    tokens = text.replace(">", " > ").replace("=", " = ").split()
-    steps: list[tuple[str, int]] = []
-    relation = None
-    for tok in tokens:
-        if tok in (">", "="):
-            if relation is not None or not steps:
-                raise NotationError(f"misplaced {tok!r} in order {text!r}")
-            relation = tok
-            continue
-        if steps and relation is None:
-            relation = "="  # cards written side by side are asserted equal? no: require a sign
-            raise NotationError(f"put '>' or '=' between cards in order {text!r}")
-        steps.append((relation or "", nt.parse_card(tok)))
-        relation = None
-    if relation is not None:
-        raise NotationError(f"order {text!r} ends with {relation!r}")
-    return steps
-
-
-__all__ = ["compile_file", "compile_document", "read_document", "resolve_source",
-           "load_merged", "Env"]

@@ -1,6 +1,6 @@
 """A compiled ruleset: everything the engines need, resolved and type-checked.
 
-Built by rulesdsl.compiler.core from a rule file. Expressions are closures
+Built by rulesdsl.compiler from a rule file. Expressions are closures
 here; `specialise()` (rulesdsl.model.hand) turns them into integer tables for
 one hand's context.
 """

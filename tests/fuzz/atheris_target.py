@@ -19,7 +19,7 @@ import atheris
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 
 with atheris.instrument_imports():
-    from rulesdsl.compiler.core import compile_document
+    from rulesdsl.compiler import compile_document
     from rulesdsl.errors import RulesetError
     from rulesdsl.language.yamlio import load_yaml
 

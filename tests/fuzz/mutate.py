@@ -48,7 +48,8 @@ def _all_paths(value: Any, path: Path_ = ()) -> list[Path_]:
 
 def _expression_paths(path: Path) -> tuple[Path_, ...]:
     """The YAML paths the compiler parsed as expressions in this file."""
-    from rulesdsl.compiler.core import _Compiler, load_merged
+    from rulesdsl.compiler.core import _Compiler
+    from rulesdsl.compiler.files import load_merged
 
     compiler = _Compiler(load_merged(path))
     compiler.compile()
