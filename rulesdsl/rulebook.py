@@ -91,65 +91,6 @@ class Book:
 
 # ---------------------------------------------------------------- words
 
-# The `play:` keys of the language (docs/language.md), in words.
-PLAY_WORDS = {
-    "declare": "Declaring trumps (叫主) during the deal",
-    "select": "cards",
-    "max": "most identical cards shown at once",
-    "overcall_min": "fewest cards that overcall",
-    "overcall": "an overcall needs",
-    "suit_order": "suit order for ties, low to high",
-    "reinforce": "a declarer may add cards to their own declaration",
-    "self_overcall": "a declarer may overcall themselves",
-    "fallback": "when nobody declares",
-    "first_dealer": "the first hand's dealer",
-    "kitty": "The kitty (底牌)",
-    "capture": "what the defenders add when they win the last trick",
-    "follow": "Following the lead",
-    "shape": "shape",
-    "throw": "Throws (甩牌)",
-    "allowed": "allowed",
-    "failure": "a failed throw plays",
-    "penalty": "points moved for a failed throw",
-    "captures": "Cards counted when captured",
-    "result": "The hand's result",
-    "table": "table",
-    "swing": "level change",
-    "overcall_bonus": "overcall bonus",
-    "first_lead": "who leads the first hand",
-    "then_lead": "who leads later hands",
-    "holder": "the cards whose holder leads",
-    "takeover": "when a player goes out and everyone passes (接风), the lead goes to",
-    "ends": "the hand ends at",
-    "secured": "a side's secured points",
-    "auction": "Bidding",
-    "bids": "bids",
-    "direction": "direction",
-    "opener": "who bids first",
-    "must_raise": "a player must raise when",
-    "default_bid": "the bid when nobody bids",
-    "sides": "sides",
-    "instant_win": "an instant win when",
-    "settle": "Settlement",
-    "seat_score": "each seat's score",
-    "team_result": "each side's result",
-    "payment": "payment",
-    "side_payout": "payout by bid",
-    "base": "base stake",
-    "bonus": "tiles set aside face up with a replacement draw",
-    "wall": "phases of the wall",
-    "chow_from": "a chow may be claimed from",
-    "claim_with_wilds": "wilds may help claim a discard",
-    "pung_pass_lock": "a pung passed up waits for your next turn",
-    "rob_kong": "a kong may be robbed",
-    "discarded_wild": "a discarded wild",
-    "payments": "Payments",
-    "to_winner": "each non-winner pays the winner",
-    "between_others": "non-winners settle between themselves",
-    "stake": "stake",
-    "name": "name",
-}
-
 DEAL_WORDS = {
     "hand_size": "{unit} to each player",
     "kitty": "cards to the kitty (底牌)",
@@ -162,8 +103,10 @@ DEAL_WORDS = {
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _words(key: str) -> str:
-    return PLAY_WORDS.get(key, key.replace("_", " "))
+def _words(ruleset: Ruleset, path: tuple) -> str:
+    """A `play:` key in words, as the family's contract declares them."""
+    words = ruleset.contract.words() if ruleset.contract is not None else {}
+    return words.get(path, str(path[-1]).replace("_", " "))
 
 
 def _value(ruleset: Ruleset, value: Any) -> Inline:
@@ -188,27 +131,28 @@ def _value(ruleset: Ruleset, value: Any) -> Inline:
     return [Code(str(value))]
 
 
-def _play_items(ruleset: Ruleset, data: Any) -> list[Item]:
+def _play_items(ruleset: Ruleset, data: Any, path: tuple = ()) -> list[Item]:
     items: list[Item] = []
     if isinstance(data, dict):
         for key, value in data.items():
+            here = path + (key,)
             if isinstance(value, dict):
-                items.append(Item([_words(key)], _play_items(ruleset, value)))
+                items.append(Item([_words(ruleset, here)], _play_items(ruleset, value, here)))
             elif isinstance(value, list) and any(isinstance(v, dict) for v in value):
-                children = [Item(_inline_dict(ruleset, v)) if isinstance(v, dict)
+                children = [Item(_inline_dict(ruleset, v, here)) if isinstance(v, dict)
                             else Item(_value(ruleset, v)) for v in value]
-                items.append(Item([_words(key)], children))
+                items.append(Item([_words(ruleset, here)], children))
             else:
-                items.append(Item([_words(key) + ": ", *_value(ruleset, value)]))
+                items.append(Item([_words(ruleset, here) + ": ", *_value(ruleset, value)]))
     return items
 
 
-def _inline_dict(ruleset: Ruleset, d: dict[str, Any]) -> Inline:
+def _inline_dict(ruleset: Ruleset, d: dict[str, Any], path: tuple) -> Inline:
     out: Inline = []
     for i, (k, v) in enumerate(d.items()):
         if i:
             out.append("; ")
-        out.append(f"{_words(k)}: ")
+        out.append(f"{_words(ruleset, path + (k,))}: ")
         out.extend(_value(ruleset, v))
     return out
 
