@@ -63,7 +63,7 @@ TILES = Contract(
     family="tiles",
     engine="the tile engine",
     description="bonus, wall, chow_from, claim_with_wilds, pung_pass_lock, rob_kong, "
-                "discarded_wild, payments, liability",
+                "discarded_wild, next_dealer, payments, liability",
     keys=(
         Expr("bonus", "Tiles: tiles set aside face up with a replacement from the wall's end "
              "(flowers, special tiles).", "tiles set aside face up with a replacement draw",
@@ -86,6 +86,12 @@ TILES = Contract(
         Value("discarded_wild", "Tiles: forfeit: whoever discards a wild cannot win and scores "
               "0, and nobody wins on it.", "a discarded wild",
               fragment=_enum("forfeit", "normal"), default="forfeit"),
+        Value("next_dealer", "Tiles: who deals after a win: unless_dealer_wins: the next "
+              "player, unless the dealer won (坐庄); next_player: the next player every hand; "
+              "winner: the winner. After an exhaustive draw the deal always passes.",
+              "after a win the deal goes to",
+              fragment=_enum("unless_dealer_wins", "next_player", "winner"),
+              default="unless_dealer_wins"),
         PAYMENTS,
         LIABILITY,
     ),

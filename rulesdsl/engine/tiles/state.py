@@ -969,7 +969,10 @@ class TileState(EngineState):
         self.results.append(result)
         for seat in range(g.players):
             self.totals[seat] += payments[seat]
-        if winner != self.dealer:
+        rule = g.rules.next_dealer  # play.next_dealer
+        if rule == "winner":
+            self.dealer = winner
+        elif rule == "next_player" or winner != self.dealer:
             self.dealer = self._next(self.dealer)
         self._finish_hand()
 
