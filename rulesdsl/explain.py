@@ -443,12 +443,37 @@ def explain_data(ruleset: Ruleset, values: dict[str, Any],
     data["points"] = points(r)
     data["tables"] = tables(r)
     data["formulas"] = formulas(r)
+    data["play"] = play_rules(r)
     if is_tiles(r):
         win = r.resolved.get("win") or {}
         data["win"] = {k: v for k, v in win.items() if k != "limit_hands"}
         data["limit_hands"] = limit_hands(r)
         data["scoring_items"] = scoring_items(r)
     return data
+
+
+def play_rules(r: Ruleset) -> list[dict[str, Any]]:
+    """The play section in the contract's words: each key the file writes, and each plain
+    choice it leaves at the engine's default (marked so)."""
+    if r.contract is None or r.resolved.get("play") is None:
+        return []
+    written = r.resolved["play"]
+    out: list[dict[str, Any]] = []
+    for path, key in r.contract.walk():
+        value: Any = written
+        for step in path:
+            value = value.get(step) if isinstance(value, dict) else None
+        default = getattr(key, "default", None)
+        if isinstance(value, dict):
+            continue  # a section: its keys follow
+        if value is None and (default is None or isinstance(default, (list, dict))):
+            continue
+        words = r.contract.words()
+        said = " — ".join(words.get(path[:i + 1], path[i]) for i in range(len(path)))
+        out.append({"key": ".".join(path), "words": said,
+                    "value": default if value is None else value,
+                    "default": value is None})
+    return out
 
 
 # ---------------------------------------------------------------- text output
@@ -505,6 +530,13 @@ def render_text(data: dict[str, Any], console: Any) -> None:
                  f"  ({c['source']}; allowed: {allowed})")
     else:
         line("No per-hand context: the same ladder every hand.")
+    if data.get("play"):
+        head("Play")
+        for rule in data["play"]:
+            value = rule["value"]
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+            line(f"  {rule['words']}: ", Text(shown, style="bold"),
+                 "  (default)" if rule["default"] else "")
     if data.get("tiles"):
         head("Tiles")
         for g in data["tiles"]:

@@ -33,7 +33,7 @@ def check_soundness(compiler: Any, ruleset: Ruleset) -> None:
         selectors.append((("alternates", i, "select"), f"alternate {alt.name!r}", alt.select))
     for pd in _all_patterns(ruleset.patterns):
         if pd.where is not None:
-            selectors.append((pd.path + ("where",), f"pattern {pd.name or 'part'!r}'s where",
+            selectors.append((pd.path + ("where",), f"where of pattern {pd.name or 'part'!r}",
                               pd.where))
         if pd.cards:
             suited = [k for k in pd.cards if nt.card_suit(k) is not None]
@@ -61,7 +61,7 @@ def check_soundness(compiler: Any, ruleset: Ruleset) -> None:
                 continue
             reported.add(path)
             yes, no = split
-            compiler.error(path, f"{contract.engine} plays cards of one rank alike, but this "
+            compiler.error(path, f"{contract.engine} plays cards of one rank alike, but the "
                            f"{what} holds for {nt.format_card(yes)} and not for "
                            f"{nt.format_card(no)}{where}", expected="a selector that treats "
                            "every suit of a rank alike (this engine has no suited plays)")

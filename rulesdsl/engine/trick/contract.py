@@ -25,7 +25,7 @@ DECLARE = Section(
     "declare", "Declaring trump during the deal by showing cards (叫主, 反主).",
     "Declaring trumps (叫主) during the deal",
     keys=(
-        Expr("select", "Cards that may be shown (usually level cards).", "cards",
+        Expr("select", "Cards that may be shown (usually level cards).", "cards that may be shown",
              attr="declare_select", examples=("level_card",)),
         Value("max", "Most identical cards shown at once.", "most identical cards shown at once",
               attr="declare_max", fragment=_int(1, 8, 2, 3), default=3),
