@@ -683,10 +683,7 @@ class _Compiler(StaticChecks):
         win = d.get("win")
         scoring = d.get("scoring")
         if self.family != "tiles":
-            for key in ("win", "scoring"):
-                if key in d:
-                    self.error((key,), f"{key} is only meaningful in the tiles family", key=True)
-            return None, [], [], {}
+            return None, [], [], {}  # win/scoring elsewhere: refused by the family check
         hand_scope = Scope(element=HAND, values=self.values_types, defines=None)
         tile_defines = self.defines
         hand_scope_with_tiles = Scope(element=HAND, values=self.values_types,
@@ -777,7 +774,11 @@ class _Compiler(StaticChecks):
         offered = ", ".join(f"{n} (a {t})" for n, t in sets.items()) or "none"
         for name, decl in self.data.get("context", {}).items():
             kind = decl.get("type") if isinstance(decl, dict) else None
-            if name not in sets or sets[name] != kind:
+            if name in sets and sets[name] != kind:
+                self.error(("context", name), f"{self.contract.engine} sets {name!r} as "
+                           f"{a(sets[name])}, not {a(str(kind))}", key=True,
+                           expected=f"{name}: {{type: {sets[name]}}}")
+            elif name not in sets:
                 self.error(("context", name), f"{self.contract.engine} sets no context "
                            f"value {name!r} of type {kind} for a hand (it would be its first "
                            "value in every hand)", key=True,

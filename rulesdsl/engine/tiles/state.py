@@ -981,7 +981,8 @@ class TileState(EngineState):
         rule = self.game.rules.live_tile
         if rule is None:
             return seen == 0
-        return bool(rule(Env(None, {**self.game.ruleset.options, "seen": seen})))
+        values = self.game.ruleset.context_values({"turned": self.turned})
+        return bool(rule(Env(None, {**values, "seen": seen})))
 
     def _liable(self, winner: int, discarder: int | None) -> int | None:
         """包三家: a live tile discarded in the live-tile phase that lets someone win."""
@@ -995,7 +996,7 @@ class TileState(EngineState):
         if self.game.rules.liable_exempt == "none":
             return discarder
         hand = self._tiles(self.hands[discarder])
-        all_live = all(t not in self.seen for t in hand)
+        all_live = all(self._is_live(self.seen.count(t)) for t in hand)
         ready = any(self._can_win(discarder, t) for t in range(SUITED_HONOR))
         if all_live and not ready:
             return None
