@@ -258,6 +258,8 @@ def load_examples_file(ruleset: Ruleset, path: str) -> tuple[list[dict[str, Any]
         raise RulesetError(problems)
     compiler = _Compiler(doc)
     compiler.family = ruleset.family
+    compiler.contract = ruleset.contract
+    compiler.element = "tile" if ruleset.is_tiles else "card"
     compiler.context = ruleset.context
     compiler.options = ruleset.options
     compiler.data = ruleset.resolved

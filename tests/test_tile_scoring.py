@@ -13,12 +13,8 @@ import pytest
 from rulesdsl import notation as nt
 from rulesdsl.api import load
 from rulesdsl.engine.tiles.hand import ScoringHand, TileSet
-from rulesdsl.engine.tiles.scoring import (
-    brute_force_readings,
-    parse_meld,
-    score_hand,
-    wait_of,
-)
+from rulesdsl.engine.tiles.readings import brute_force_readings, wait_of
+from rulesdsl.engine.tiles.scoring import parse_meld, score_hand
 from rulesdsl.examples import run_examples
 
 from .conftest import ROOT

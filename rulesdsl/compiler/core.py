@@ -24,11 +24,9 @@ from ..model.ruleset import (
     Alternate,
     ContextDecl,
     Formula,
-    LimitHand,
     PatternDef,
     Ruleset,
     RunSpec,
-    ScoringItem,
     Table,
     Tier,
     Wild,
@@ -37,9 +35,7 @@ from ..runtime.expressions import (
     BOOL,
     CARD,
     DECLARABLE_TYPES,
-    HAND,
     INT,
-    SET,
     TILE,
     DefineTable,
     Env,
@@ -123,7 +119,7 @@ class _Compiler(StaticChecks):
         family = d["family"]
         self.family = family
         self.contract = CONTRACTS[family]
-        self.element = TILE if family == "tiles" else CARD
+        self.element = TILE if self.contract.element == "tile" else CARD
         self.options = {k: v["default"] for k, v in d.get("options", {}).items()}
         self._check_options()
         players = d.get("players", {"count": 4})
@@ -155,16 +151,16 @@ class _Compiler(StaticChecks):
         points = self._points()
         tables = self._tables()
         formulas = self._formulas()
-        win, limit_hands, items, totals = self._tiles_scoring(formulas)
-        levels = self._levels()
         self.tables, self.formulas = tables, formulas
+        sections = self._family_sections()
+        levels = self._levels()
         play = self._play()
         examples = self._examples(tables, formulas, patterns)
         resolved = self._resolved()
         digest = hashlib.sha256(
             json.dumps(resolved, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
             .encode("utf-8")).hexdigest()
-        sameness = pats.get("sameness", "card" if family == "trick" else "rank")
+        sameness = pats.get("sameness", self.contract.sameness)
         ruleset = Ruleset(
             id=d["id"], name=d.get("name", {}), family=family, version=str(d.get("version", "0")),
             source=d.get("source"), resolved=resolved, hash=digest, document=self.doc,
@@ -175,8 +171,8 @@ class _Compiler(StaticChecks):
             sameness=sameness, hollow=pats.get("hollow", "allowed"),
             demoted=pats.get("demoted", "normal"), points=points,
             points_total=d.get("points_total"), levels=levels, tables=tables,
-            formulas=formulas, win=win, limit_hands=limit_hands, scoring_items=items,
-            totals=totals, examples=examples, play=play, contract=self.contract,
+            formulas=formulas, examples=examples, play=play, contract=self.contract,
+            suit_systems=self.contract.honours("suit_systems"), **sections,
         )
         if not any(p.severity == "error" for p in self.problems):
             self._static_checks(ruleset)
@@ -230,7 +226,7 @@ class _Compiler(StaticChecks):
 
     def _deck(self) -> list[int]:
         d = self.data
-        if self.family == "tiles":
+        if self.element == TILE:
             if "deck" in d:
                 self.error(("deck",), "the tiles family uses tileset, not deck", key=True,
                            suggestion="rename it to 'tileset'")
@@ -349,7 +345,7 @@ class _Compiler(StaticChecks):
         if not self.deck_ok:
             return
         total = sum(deck)
-        if self.family != "tiles" and total > MAX_DECK_CARDS:
+        if self.element != TILE and total > MAX_DECK_CARDS:
             self.error(("deck", "decks"), f"{total} cards is over the limit of "
                        f"{MAX_DECK_CARDS} (max deck size)")
         hands = deal.get("hands", counts[0])
@@ -357,7 +353,7 @@ class _Compiler(StaticChecks):
             self.error(("deal", "hands"), f"{hands} hands cannot seat {max(counts)} players",
                        expected=f"at least {max(counts)}")
         need = hands * deal["hand_size"] + deal.get("kitty", 0) + deal.get("dealer_extra", 0)
-        if self.family == "tiles":
+        if self.element == TILE:
             if need > total:
                 self.error(("deal", "hand_size"), f"the deal needs {need} tiles but the tile set "
                            f"has {total}", expected=f"at most {total}")
@@ -446,7 +442,7 @@ class _Compiler(StaticChecks):
             self.error(("patterns", "list"), f"{len(items)} patterns is over the limit of "
                        f"{MAX_PATTERNS} (max patterns)")
             return []
-        if self.family == "tiles" and items:
+        if self.element == TILE and items:
             self.warn(("patterns",), "the tiles family reads sets from win:, not patterns",
                       key=True)
         by_name: dict[str, int] = {}
@@ -538,9 +534,10 @@ class _Compiler(StaticChecks):
                            expected="a ladder defined under ranks",
                            suggestion=did_you_mean(over, self.ranks))
                 return None
-            if over is None and self.family != "trick":
-                self.error(path + ("run",), "a run needs 'over: LADDER' outside the trick "
-                           "family", expected="over: the name of a ladder in ranks")
+            if over is None and not self.contract.honours("runs_over_the_hand_order"):
+                self.error(path + ("run",), f"a run needs 'over: LADDER': "
+                           f"{self.contract.engine} reads runs over a ladder only",
+                           expected="over: the name of a ladder in ranks")
                 return None
             return PatternDef(name="", shape="run", run=RunSpec(r["group"], (lo, hi), over),
                               path=path)
@@ -678,63 +675,14 @@ class _Compiler(StaticChecks):
                 out[name] = Formula(name, list(spec["input"]), c[1], self.options)
         return out
 
-    def _tiles_scoring(self, formulas: dict[str, Formula]):
-        d = self.data
-        win = d.get("win")
-        scoring = d.get("scoring")
-        if self.family != "tiles":
-            return None, [], [], {}  # win/scoring elsewhere: refused by the family check
-        hand_scope = Scope(element=HAND, values=self.values_types, defines=None)
-        tile_defines = self.defines
-        hand_scope_with_tiles = Scope(element=HAND, values=self.values_types,
-                                      defines=None)
-        hand_scope_with_tiles.parent = Scope(element=None, values=self.values_types,
-                                             defines=tile_defines)
-        limit_hands = []
-        for i, lh in enumerate((win or {}).get("limit_hands", [])):
-            c = self.expr(("win", "limit_hands", i, "when"), lh["when"], hand_scope_with_tiles,
-                          BOOL)
-            if c:
-                limit_hands.append(LimitHand(lh["name"], c[1],
-                                             frozenset(lh.get("for", ["winner", "others"]))))
-        items = []
-        for i, item in enumerate((scoring or {}).get("items", [])):
-            path = ("scoring", "items", i)
-            where_fn = when_fn = None
-            each = item.get("each")
-            if "where" in item:
-                if each is None:
-                    self.error(path + ("where",), "'where' needs 'each: set' or 'each: tile'",
-                               key=True, suggestion="use 'when' for a whole-hand condition")
-                else:
-                    scope = Scope(element=SET if each == "set" else TILE,
-                                  values=self.values_types,
-                                  defines=tile_defines if each == "tile" else None,
-                                  parent=hand_scope_with_tiles)
-                    c = self.expr(path + ("where",), item["where"], scope, BOOL)
-                    where_fn = c[1] if c else None
-            elif each is not None:
-                self.error(path, f"'each: {each}' needs a 'where' condition",
-                           expected="where: a condition on each set or tile")
-            if "when" in item:
-                c = self.expr(path + ("when",), item["when"], hand_scope_with_tiles, BOOL)
-                when_fn = c[1] if c else None
-            if item["kind"] == "base" and "points" not in item and not item.get("limit"):
-                self.error(path, "a base item needs 'points'", expected="points: N")
-            if item["kind"] == "fan" and "fan" not in item and not item.get("limit"):
-                self.error(path, "a fan item needs 'fan'", expected="fan: N")
-            items.append(ScoringItem(item["name"], item["kind"], frozenset(item["for"]), each,
-                                     item.get("zone"), where_fn, when_fn,
-                                     item.get("points", 0), item.get("fan", 0),
-                                     item.get("limit", False)))
-        totals = dict((scoring or {}).get("totals", {}))
-        for who, fname in totals.items():
-            if fname not in formulas:
-                self.error(("scoring", "totals", who), f"no formula named {fname!r}",
-                           expected="a formula under formulas",
-                           suggestion=did_you_mean(fname, formulas))
-        _ = hand_scope
-        return win, limit_hands, items, totals
+    def _family_sections(self) -> dict[str, Any]:
+        """The family's own top-level sections, compiled by its contract."""
+        empty: dict[str, Any] = {"win": None, "limit_hands": [], "scoring_items": [],
+                                 "totals": {}}
+        if self.contract.read_sections is None:
+            return empty
+        return {**empty, **self.contract.read_sections(self)}
+
 
     # -- what the family's contract reads
 

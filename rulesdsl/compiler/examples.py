@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from .. import notation as nt
 from ..errors import NotationError, did_you_mean
 from ..language.schema import EXAMPLE_KINDS
-from ..runtime.expressions import a
+from ..runtime.expressions import TILE, a
 from .static_checks import card_hint
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
                 continue
             overrides[name] = value
         item["options"] = overrides
-        if compiler.family == "tiles" and kind in ("pattern", "beats", "order", "trump",
+        if compiler.element == TILE and kind in ("pattern", "beats", "order", "trump",
                                                    "points"):
             compiler.error(path + (kind,), f"'{kind}' examples are for card games", key=True,
                            expected="hand, table or formula examples in the tiles family")
@@ -133,7 +133,7 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
                                suggestion=did_you_mean(ex["formula"], formulas))
                 ok = False
         elif kind == "hand":
-            if compiler.family != "tiles":
+            if compiler.element != TILE:
                 compiler.error(path + ("hand",), "'hand' examples are for the tiles family",
                                key=True)
                 ok = False

@@ -25,7 +25,7 @@ class StaticChecks:
         from ..model.hand import tier_assignment
 
         if not ruleset.tiers or ruleset.is_tiles:
-            if self.family != "tiles" and not ruleset.tiers:
+            if not ruleset.is_tiles and not ruleset.tiers:
                 self.error((), "missing key 'order'", expected="the per-hand order of cards")
             self._check_points_total(ruleset)
             return

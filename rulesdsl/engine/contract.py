@@ -269,7 +269,13 @@ class Contract:
     sections: tuple[str, ...] = ()  # top-level sections only this family reads
     features: tuple[tuple[str, str], ...] = ()  # language features honoured: name, words
     finish: Callable[[PlayReader, dict[str, Any], Any], None] | None = None  # cross-key rules
-    check: Callable[[PlayReader, Any], None] | None = None  # on the compiled ruleset
+    element: str = "card"  # what the deck holds: card or tile
+    sameness: str = "rank"  # the default of patterns.sameness
+    # The family's own top-level sections (`sections`), compiled: reader -> model fields.
+    read_sections: Callable[[Any], dict[str, Any]] | None = None
+
+    def honours(self, feature: str) -> bool:
+        return feature in dict(self.features)
 
     def read_play(self, reader: PlayReader, data: dict[str, Any] | None) -> Any:
         """The compiled play model of a play section (every default when there is none)."""

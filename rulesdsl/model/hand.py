@@ -82,7 +82,7 @@ class HandContext:
         self.values = ruleset.context_values(context)
         size = len(ruleset.deck)
         assignment = tier_assignment(ruleset, self.values)
-        trick = ruleset.family == "trick"
+        systems = ruleset.suit_systems  # trumps and plain suits apart
         self.tier: list[int | None] = [a[0] for a in assignment]
         self.is_trump: list[bool] = [a[2] for a in assignment]
         self.place: list[Place | None] = [None] * size
@@ -92,7 +92,7 @@ class HandContext:
             if tier is None:
                 continue
             self.place[kind] = (-tier, idx)
-            if trick:
+            if systems:
                 self.system[kind] = TRUMP if trump else nt.card_suit(kind)
                 tier_trump[tier] = trump
             else:

@@ -61,7 +61,7 @@ def readings(hc: HandContext, cards: list[int]) -> list[Reading]:
 
 def beats(hc: HandContext, a: Reading, b: Reading) -> bool:
     """Does play `a` beat play `b` (the led or previous play)?"""
-    if hc.ruleset.family == "trick":
+    if hc.ruleset.suit_systems:
         if a.pattern != b.pattern or a.size != b.size:
             return False
         if a.system == b.system:

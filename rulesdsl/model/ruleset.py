@@ -191,6 +191,9 @@ class Ruleset:
     scoring_items: list[ScoringItem]
     totals: dict[str, str]
     examples: list[dict[str, Any]]
+    # Trumps and each plain suit are suit-systems (plays compare within one, a trump
+    # play beats a plain one): the family contract's `suit_systems` feature.
+    suit_systems: bool = False
     play: Any = None  # the family's compiled play model (engine/<family>/play.py)
     contract: Any = None  # the family's contract (engine/<family>/contract.py)
 
@@ -214,7 +217,8 @@ class Ruleset:
 
     @property
     def is_tiles(self) -> bool:
-        return self.family == "tiles"
+        """Does the deck hold tiles (the contract's element), not cards?"""
+        return self.contract is not None and self.contract.element == "tile"
 
     @property
     def players(self) -> int:

@@ -7,6 +7,7 @@ from typing import Any
 from ...runtime.expressions import INT
 from ..contract import Contract, Expr, Hook, Section, Value
 from .play import TilePlay
+from .sections import read_sections
 
 
 def _enum(*names: Any) -> dict[str, Any]:
@@ -100,4 +101,6 @@ TILES = Contract(
     contexts=(("turned", "tile"),),
     sections=("win", "scoring"),
     features=(("suited_plays", "every tile kind is its own"),),
+    element="tile",
+    read_sections=read_sections,
 )

@@ -16,12 +16,13 @@ from ...errors import RulesdslError
 from ...model.ruleset import Ruleset
 from ...runtime.expressions import Env
 from ..base import Action, EngineState, IllegalAction, restore_state
-from .hand import ScoringHand, TileSet
+from .hand import TileSet
+from .memo import ReadTrie
+from .settlement import SUITED_HONOR, Settlement
 from .shapes import GROUP, WEIGHT, WinShape, suit_keys
 
 PASS = Action("pass")
 WIN = Action.of("win")
-SUITED_HONOR = 34  # kinds 0..33 take part in sets; 34.. are flowers
 EAST = nt.tile_kind("1z")
 TILE_TEXT = tuple(nt.format_tile(k) for k in range(nt.TILE_KINDS))  # for the log
 CLAIM_RANK = {"win": 0, "kong": 1, "pung": 2, "chow": 3}
@@ -58,130 +59,6 @@ class HandSpec:
         self.discards = tuple(None if b else DISCARD[k] for k, b in enumerate(bonus))
 
 
-_MISSING = object()
-
-
-def _freeze(value: Any) -> Any:
-    """A hashable stand-in for a scope value (type-tagged: True and 1 stay apart)."""
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
-    return (value.__class__, value)
-
-
-def _read_key(value: Any) -> Any:
-    """What a read of `value` is keyed on: a list of records (a hand's sets) only by its
-    length, since its records' own fields are traced as they are read; else the value."""
-    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-        return ("records", len(value))
-    return _freeze(value)
-
-
-def _fetch(root: dict[str, Any], what: tuple) -> Any:
-    """The value at a traced path (tag, name, index, field, …) below a scope dict."""
-    value: Any = root.get(what[1], _MISSING)
-    for j in range(2, len(what), 2):
-        value = value[what[j]].get(what[j + 1], _MISSING)
-    return value
-
-
-class _Reads(dict):
-    """A scope dict that notes each name an expression reads from it (as a path from the
-    scope, with its read key); the records in a list it hands out are traced the same."""
-
-    def __init__(self, data: dict[str, Any], path: tuple, reads: list[tuple]):
-        super().__init__(data)
-        self.path = path
-        self.reads = reads
-
-    def _note(self, name: str, value: Any) -> Any:
-        key = _read_key(value)
-        self.reads.append(((*self.path, name), key))
-        if key.__class__ is tuple and key[:1] == ("records",):
-            return [_Reads(v, (*self.path, name, i), self.reads) for i, v in enumerate(value)]
-        return value
-
-    def __getitem__(self, name: str) -> Any:
-        return self._note(name, dict.__getitem__(self, name))
-
-    def get(self, name: str, default: Any = None) -> Any:
-        value = self._note(name, dict.get(self, name, _MISSING))
-        return default if value is _MISSING else value
-
-
-class _ReadTrie:
-    """One pure condition memoised as a decision tree over the values it reads.
-
-    Evaluation is deterministic, so the first name it reads is always the same, the next
-    depends only on the first's value, and so on: a node names the value read next (the
-    hand scope's or the named values'), its children are keyed by that value, a leaf
-    holds the result. A miss evaluates the condition once, noting its reads, and adds
-    that path. Conditions are never special-cased: whatever they read is the key."""
-
-    __slots__ = ("root", "size")
-
-    def __init__(self) -> None:
-        # a node: (path read next, {its read key: node}); a leaf: (None, result)
-        self.root: tuple | None = None
-        self.size = 0
-
-    def holds(self, when: Any, hand: dict[str, Any], values: dict[str, Any],
-              frozen: dict[tuple, Any]) -> bool:
-        """`when` on this scope; `frozen` caches the scope's hashable values."""
-        node = self.root
-        while node is not None and node[0] is not None:
-            what = node[0]
-            value = frozen.get(what, _MISSING)
-            if value is _MISSING:
-                value = frozen[what] = _read_key(_fetch(hand if what[0] else values, what))
-            node = node[1].get(value)
-        if node is not None:
-            return node[1]
-        return self._learn(when, hand, values)
-
-    def _learn(self, when: Any, hand: dict[str, Any], values: dict[str, Any]) -> bool:
-        from ...runtime.expressions import EvaluationError
-
-        reads: list[tuple] = []
-        traced_values = _Reads(values, (0,), reads)
-        try:
-            result = bool(when(Env(_Reads(hand, (1,), reads), traced_values,
-                                   Env(None, traced_values))))
-        except EvaluationError:
-            result = False
-        if self.size > _CACHE_LIMIT:
-            self.root, self.size = None, 0  # bounds memory
-        self.size += 1
-        seen: set[tuple] = set()
-        path = []
-        for what, frozen in reads:
-            if what not in seen:  # a name read again has the same value
-                seen.add(what)
-                path.append((what, frozen))
-        leaf = (None, result)
-        if self.root is None:
-            self.root = self._chain(path, leaf)
-            return result
-        node = self.root
-        for i, (what, frozen) in enumerate(path):
-            if node[0] != what:  # cannot happen for a pure condition: just don't memoise
-                return result
-            child = node[1].get(frozen)
-            if child is None:
-                node[1][frozen] = self._chain(path[i + 1:], leaf)
-                return result
-            node = child
-        return result
-
-    @staticmethod
-    def _chain(path: list[tuple], leaf: tuple) -> tuple:
-        node = leaf
-        for what, frozen in reversed(path):
-            node = (what, {frozen: node})
-        return node
-
-
 class TileGame:
     """A tile-family ruleset ready to play."""
 
@@ -206,7 +83,7 @@ class TileGame:
         self._wall_phases: dict[int, str] = {}  # tiles left -> wall phase
         self._limits: dict[tuple, str | None] = {}  # limit-hand scope -> its name
         # per limit hand, its condition memoised on the values it reads
-        self._limit_tries = [_ReadTrie() for _ in ruleset.limit_hands]
+        self._limit_tries = [ReadTrie() for _ in ruleset.limit_hands]
 
     def spec(self, turned: int) -> HandSpec:
         """Per tile kind, for this hand's turned tile: wild? bonus? (evaluated once)."""
@@ -251,7 +128,7 @@ class TileGame:
         return restore_state(TileState, self, text)
 
 
-class TileState(EngineState):
+class TileState(Settlement, EngineState):
     """A game (one or more hands) of a tile ruleset."""
 
     family = "tiles"
@@ -572,7 +449,7 @@ class TileState(EngineState):
 
     def _eval_limit_hand(self, seat: int, wilds: int) -> str | None:
         """The first limit hand whose condition holds, each condition memoised on just
-        the values it read when it was last evaluated (see _ReadTrie): most of them read
+        the values it read when it was last evaluated (see memo.ReadTrie): most of them read
         a count or two, so a new meld or flower rarely means evaluating them again."""
         hand = self._scope(seat, wilds, winner=False)
         values = {**self.game.ruleset.options, "turned": self.turned}
@@ -889,118 +766,6 @@ class TileState(EngineState):
             self.source = "bonus"
         self.phase = "turn"
         self.to_act = seat
-
-    # ------------------------------------------------------------ settlement
-
-    def _exhausted(self) -> None:
-        # 「黄牌…各玩家间不再进行该副牌的结算，同时庄家自动下庄」
-        self._event(type="exhausted", tiles_left=self.back - self.front)
-        result = {"type": "hand_end", "winner": None, "exhausted": True,
-                  "payments": [0.0] * self.game.players}
-        self.results.append(result)
-        self.dealer = self._next(self.dealer)
-        self._finish_hand()
-
-    def _scoring_hand(self, seat: int, winner: int, win_tile: int | None, self_drawn: bool,
-                      robbed: bool) -> ScoringHand:
-        counts = list(self.hands[seat])
-        if seat == winner and win_tile is not None and not self_drawn:
-            counts[win_tile] += 1
-        return ScoringHand(
-            concealed=self._tiles(counts),
-            melds=[TileSet(m[0], m[1], concealed=m[2]) for m in self.melds[seat]],
-            exposed_flowers=list(self.flowers[seat]),
-            winner=seat == winner,
-            win_tile=win_tile if win_tile is not None else self.drawn,
-            self_drawn=self_drawn and seat == winner,
-            kong_replacement=seat == winner and self_drawn and self.source == "kong",
-            flower_replacement=seat == winner and self_drawn and self.source == "bonus",
-            robbed_kong=robbed and seat == winner,
-            seat_wind=self._seat_wind(seat),
-            discarded_wild=self.wild_discarded[seat],
-        )
-
-    def _settle(self, winner: int, discarder: int | None, self_drawn: bool,
-                win_tile: int | None = None, robbed: bool = False) -> None:
-        from .scoring import score_hand
-
-        g = self.game
-        context = {"turned": self.turned}
-        scores = []
-        for seat in range(g.players):
-            hand = self._scoring_hand(seat, winner, win_tile, self_drawn, robbed)
-            scores.append(score_hand(g.ruleset, hand, context, None))
-        totals = [float(s.total) for s in scores]
-        liable = self._liable(winner, discarder)
-        if liable is not None and g.rules.liable_total_zero:
-            totals[liable] = 0.0  # 「被包方的牌点归零处理」
-        rules = g.rules
-        values = {"stake": rules.stake}
-        transfers: list[tuple[int, int, float]] = []  # payer, receiver, amount
-        if rules.to_winner is not None:
-            f = g.ruleset.formulas[rules.to_winner]
-            for seat in range(g.players):
-                if seat == winner:
-                    continue
-                pay = float(f.evaluate({k: {"total": totals[winner], **values}[k]
-                                        for k in f.inputs}))
-                transfers.append((seat, winner, pay))
-        if rules.between_others is not None:
-            f = g.ruleset.formulas[rules.between_others]
-            others = [s for s in range(g.players) if s != winner]
-            for i, a in enumerate(others):
-                for b in others[i + 1:]:
-                    given = {"receiver_total": totals[a], "payer_total": totals[b], **values}
-                    pay = float(f.evaluate({k: given[k] for k in f.inputs}))
-                    transfers.append((b, a, pay) if pay >= 0 else (a, b, -pay))
-        payments = [0.0] * g.players
-        for payer, receiver, amount in transfers:
-            # 包三家: everyone receives as usual; the liable player makes every payment, or
-            # those to the winner (play.liability.pays).
-            covered = liable is not None and (rules.liable_pays == "every_payment"
-                                              or receiver == winner)
-            payments[liable if covered else payer] -= amount
-            payments[receiver] += amount
-        result = {"type": "hand_end", "winner": winner, "discarder": discarder,
-                  "self_drawn": self_drawn, "robbed_kong": robbed, "liable": liable,
-                  "totals": totals, "payments": payments,
-                  "scores": [s.explain() for s in scores]}
-        self._event(**{k: v for k, v in result.items() if k != "scores"})
-        self.results.append(result)
-        for seat in range(g.players):
-            self.totals[seat] += payments[seat]
-        rule = g.rules.next_dealer  # play.next_dealer
-        if rule == "winner":
-            self.dealer = winner
-        elif rule == "next_player" or winner != self.dealer:
-            self.dealer = self._next(self.dealer)
-        self._finish_hand()
-
-    def _is_live(self, seen: int) -> bool:
-        """A discard in the live-tile phase is live by play.liability.live (names: seen)."""
-        rule = self.game.rules.live_tile
-        if rule is None:
-            return seen == 0
-        values = self.game.ruleset.context_values({"turned": self.turned})
-        return bool(rule(Env(None, {**values, "seen": seen})))
-
-    def _liable(self, winner: int, discarder: int | None) -> int | None:
-        """包三家: a live tile discarded in the live-tile phase that lets someone win."""
-        if discarder is None or not self.live_discards:
-            return None
-        last = self.live_discards[-1]
-        if last["seat"] != discarder or not last["live"]:
-            return None
-        # Not liable when every tile in the discarder's hand was live and they were not
-        # ready (「…手里全是生牌，同时还没听牌时…不按包三家处理」).
-        if self.game.rules.liable_exempt == "none":
-            return discarder
-        hand = self._tiles(self.hands[discarder])
-        all_live = all(self._is_live(self.seen.count(t)) for t in hand)
-        ready = any(self._can_win(discarder, t) for t in range(SUITED_HONOR))
-        if all_live and not ready:
-            return None
-        return discarder
 
     def _finish_hand(self) -> None:
         self.hand_no += 1

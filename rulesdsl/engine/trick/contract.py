@@ -166,6 +166,11 @@ TRICK = Contract(
     sections=("trump", "levels"),
     features=(
         ("suited_plays", "plays and orders that tell cards of one rank apart by suit"),
+        ("suit_systems", "trumps and each plain suit are suit-systems: a play beats one of "
+                         "its own shape in its system, and a trump play beats a plain one"),
+        ("runs_over_the_hand_order", "runs (tractors) over the per-hand order, without a "
+                                     "ladder"),
     ),
     finish=_finish,
+    sameness="card",
 )

@@ -1,0 +1,68 @@
+"""The tile family's own top-level sections, `win:` and `scoring:`, compiled: limit hands,
+scoring items (base points and fan, per set or tile or for the whole hand) and the
+formulas that total each hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import did_you_mean
+from ...model.ruleset import LimitHand, ScoringItem
+from ...runtime.expressions import BOOL, HAND, SET, TILE, Scope
+
+
+def read_sections(reader: Any) -> dict[str, Any]:
+    """The Ruleset fields these sections fill (reader: the compiler)."""
+    d = reader.data
+    formulas = reader.formulas
+    win = d.get("win")
+    scoring = d.get("scoring")
+    tile_defines = reader.defines
+    hand_scope_with_tiles = Scope(element=HAND, values=reader.values_types,
+                                  defines=None)
+    hand_scope_with_tiles.parent = Scope(element=None, values=reader.values_types,
+                                         defines=tile_defines)
+    limit_hands = []
+    for i, lh in enumerate((win or {}).get("limit_hands", [])):
+        c = reader.expr(("win", "limit_hands", i, "when"), lh["when"], hand_scope_with_tiles,
+                      BOOL)
+        if c:
+            limit_hands.append(LimitHand(lh["name"], c[1],
+                                         frozenset(lh.get("for", ["winner", "others"]))))
+    items = []
+    for i, item in enumerate((scoring or {}).get("items", [])):
+        path = ("scoring", "items", i)
+        where_fn = when_fn = None
+        each = item.get("each")
+        if "where" in item:
+            if each is None:
+                reader.error(path + ("where",), "'where' needs 'each: set' or 'each: tile'",
+                           key=True, suggestion="use 'when' for a whole-hand condition")
+            else:
+                scope = Scope(element=SET if each == "set" else TILE,
+                              values=reader.values_types,
+                              defines=tile_defines if each == "tile" else None,
+                              parent=hand_scope_with_tiles)
+                c = reader.expr(path + ("where",), item["where"], scope, BOOL)
+                where_fn = c[1] if c else None
+        elif each is not None:
+            reader.error(path, f"'each: {each}' needs a 'where' condition",
+                       expected="where: a condition on each set or tile")
+        if "when" in item:
+            c = reader.expr(path + ("when",), item["when"], hand_scope_with_tiles, BOOL)
+            when_fn = c[1] if c else None
+        if item["kind"] == "base" and "points" not in item and not item.get("limit"):
+            reader.error(path, "a base item needs 'points'", expected="points: N")
+        if item["kind"] == "fan" and "fan" not in item and not item.get("limit"):
+            reader.error(path, "a fan item needs 'fan'", expected="fan: N")
+        items.append(ScoringItem(item["name"], item["kind"], frozenset(item["for"]), each,
+                                 item.get("zone"), where_fn, when_fn,
+                                 item.get("points", 0), item.get("fan", 0),
+                                 item.get("limit", False)))
+    totals = dict((scoring or {}).get("totals", {}))
+    for who, fname in totals.items():
+        if fname not in formulas:
+            reader.error(("scoring", "totals", who), f"no formula named {fname!r}",
+                       expected="a formula under formulas",
+                       suggestion=did_you_mean(fname, formulas))
+    return {"win": win, "limit_hands": limit_hands, "scoring_items": items, "totals": totals}
