@@ -15,7 +15,7 @@ from typing import Any
 from . import notation as nt
 from .compiler.core import _Compiler
 from .compiler.examples import check_examples
-from .compiler.files import read_document
+from .compiler.files import compile_with_options, read_document
 from .compiler.schema import examples_file_schema
 from .errors import Problem, RulesetError
 from .language.structure import check_structure
@@ -23,6 +23,7 @@ from .language.yamlio import Document
 from .model.hand import HandContext
 from .model.patterns import Reading, beats, readings
 from .model.ruleset import LookupError_, Ruleset
+from .scenarios import run_scenario
 
 
 @dataclass
@@ -53,33 +54,50 @@ class _Runner:
         self.ruleset = ruleset
         self.doc = doc
         self.contexts: dict[tuple, HandContext] = {}
+        self.variants: dict[tuple, Ruleset] = {}
 
-    def hand(self, context: dict[str, Any]) -> HandContext:
-        key = tuple(sorted(context.items()))
+    def hand(self, context: dict[str, Any], ruleset: Ruleset | None = None) -> HandContext:
+        rs = self.ruleset if ruleset is None else ruleset
+        key = (id(rs),) + tuple(sorted(context.items()))
         if key not in self.contexts:
-            self.contexts[key] = HandContext(self.ruleset, context)
+            self.contexts[key] = HandContext(rs, context)
         return self.contexts[key]
 
-    def problem(self, item: dict[str, Any], message: str, expected: str | None = None) -> Problem:
-        path = item["path"] + (item["kind"],)
+    def problem(self, item: dict[str, Any], message: str, expected: str | None = None,
+                where: tuple | None = None) -> Problem:
+        path = item["path"] + ((item["kind"],) if where is None else where)
         if self.doc is not None:
             return self.doc.problem(path, message, expected=expected)
         from .errors import format_path
 
         return Problem(self.ruleset.id, 1, 1, format_path(path), message, expected)
 
-    def run(self, item: dict[str, Any]) -> str | None:
-        """None when the example holds, else what went wrong."""
+    def ruleset_for(self, options: dict[str, Any]) -> Ruleset:
+        """The ruleset compiled under these option values (a pattern or a play rule that an
+        option switches on is then really on); the ruleset itself when they change nothing."""
+        if all(self.ruleset.options.get(k) == v for k, v in options.items()):
+            return self.ruleset
+        key = tuple(sorted(options.items()))
+        if key not in self.variants:
+            self.variants[key] = compile_with_options(self.ruleset, options)
+        return self.variants[key]
+
+    def run(self, item: dict[str, Any]) -> str | tuple[str, tuple] | None:
+        """None when the example holds, else what went wrong (and where, for a scenario)."""
         ex = item["raw"]
         kind = item["kind"]
-        r = self.ruleset
+        if kind == "scenario":
+            return run_scenario(self.ruleset_for(item.get("options") or {}), item)
+        options = item.get("options") or {}
+        # Static examples with options that change the compiled rules (a pattern switched
+        # on) read the variant; option values alone also reach tables and formulas below.
+        r = self.ruleset if kind in ("table", "formula", "hand") else self.ruleset_for(options)
         if kind in ("pattern", "beats", "order", "trump", "points"):
             for f in ("pattern", "beats", "over", "order", "trump", "points"):
                 for k in item.get(f, []):
                     if not r.deck[k]:
                         return f"{nt.format_card(k)} is not in this deck"
-        options = item.get("options") or {}
-        hc = self.hand({**item["context"], **options}) if kind != "hand" else None
+        hc = self.hand({**item["context"], **options}, r) if kind != "hand" else None
         if kind == "pattern":
             assert hc is not None
             got = _names(readings(hc, item["pattern"]))
@@ -242,6 +260,9 @@ def run_examples(ruleset: Ruleset, items: list[dict[str, Any]] | None = None,
             failure = f"could not be evaluated: {type(exc).__name__}: {exc}"
         if failure is None:
             report.passed += 1
+        elif isinstance(failure, tuple):
+            message, where = failure
+            report.failed.append(runner.problem(item, f"scenario fails: {message}", where=where))
         else:
             report.failed.append(runner.problem(item, f"example fails: {failure}"))
     return report

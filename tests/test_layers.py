@@ -26,6 +26,7 @@ INTERFACES = (
     "rulesdsl",  # rulesdsl/__init__.py
     "rulesdsl.__main__",
     "rulesdsl.examples",
+    "rulesdsl.scenarios",
     "rulesdsl.api",
     "rulesdsl.cli",
     "rulesdsl.explain",

@@ -9,6 +9,7 @@ from .. import notation as nt
 from ..errors import NotationError, did_you_mean
 from ..language.schema import EXAMPLE_KINDS
 from ..runtime.expressions import TILE, a
+from .scenarios import check_scenario
 from .static_checks import card_hint
 
 if TYPE_CHECKING:
@@ -19,7 +20,10 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
                    patterns) -> list[dict[str, Any]]:
     """Check each example's form; return them annotated with parsed cards and paths."""
     out = []
-    pattern_names = {p.name for p in patterns}
+    # Every declared pattern: one switched off by default may be on under an example's options.
+    declared = ((compiler.data or {}).get("patterns") or {}).get("list") or []
+    pattern_names = {p.name for p in patterns} | {p["name"] for p in declared
+                                                  if isinstance(p, dict) and "name" in p}
     for i, ex in enumerate(examples):
         path = base + (i,)
         kinds = [k for k in EXAMPLE_KINDS if k in ex]
@@ -132,6 +136,8 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
                                expected="a formula under formulas",
                                suggestion=did_you_mean(ex["formula"], formulas))
                 ok = False
+        elif kind == "scenario":
+            ok = check_scenario(compiler, ex, path, item) and ok
         elif kind == "hand":
             if compiler.element != TILE:
                 compiler.error(path + ("hand",), "'hand' examples are for the tiles family",
@@ -145,7 +151,7 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
                 except NotationError as exc:
                     compiler.error(path + ("hand",), str(exc))
                     ok = False
-        if kind not in ("order",) and "expect" not in ex:
+        if kind not in ("order", "scenario") and "expect" not in ex:
             compiler.error(path, "an example needs 'expect'", expected="expect: the asserted "
                            "result")
             ok = False

@@ -3,6 +3,7 @@ compiling the merged document."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -133,3 +134,14 @@ def _whole_floats_as_ints(value: Any) -> Any:
         return [_whole_floats_as_ints(v) for v in value]
     return value
 
+
+def compile_with_options(ruleset: Ruleset, options: dict[str, Any]) -> Ruleset:
+    """The same rule file compiled with other option defaults (an example's options)."""
+    doc = ruleset.document
+    if doc is None or not isinstance(doc.data, dict):
+        raise RulesetError([Problem(ruleset.id, 1, 1, "options",
+                                    "this ruleset has no document to compile again")])
+    data = copy.deepcopy(doc.data)
+    for name, value in options.items():
+        data.setdefault("options", {}).setdefault(name, {})["default"] = value
+    return compile_document(Document(doc.file, data, doc.values, doc.keys))

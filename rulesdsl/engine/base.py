@@ -19,7 +19,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import notation as nt
@@ -177,6 +177,38 @@ class LegalActions:
 
     def __repr__(self) -> str:
         return f"<LegalActions: {self.count()}>"
+
+
+@dataclass
+class Position:
+    """A hand's position, given rather than dealt: what a play scenario starts from.
+
+    `hands` maps a seat to the card or tile kinds it holds (seats not listed hold
+    nothing); `context` the hand's context values (trump, level, turned …); `turn` the
+    seat to act (None: whoever the engine's own rule names, e.g. the first lead);
+    `phase` where the hand starts (each engine names the phases it can start in). The
+    others are family-specific and optional: the kitty (cards), the wall (tiles: the
+    draw order, then `wall_end` the replacements drawn from its end, `tiles_left` how many
+    tiles the wall holds), exposed `melds` and `discards` per seat (tiles)."""
+
+    hands: dict[int, list[int]]
+    context: dict[str, Any] = field(default_factory=dict)
+    dealer: int | None = None
+    turn: int | None = None
+    phase: str = "play"
+    kitty: list[int] = field(default_factory=list)
+    wall: list[int] = field(default_factory=list)
+    wall_end: list[int] = field(default_factory=list)
+    tiles_left: int | None = None
+    melds: dict[int, list[tuple[str, list[int]]]] = field(default_factory=dict)
+    discards: dict[int, list[int]] = field(default_factory=dict)
+    seed: int = 0
+
+    def counts(self, seat: int, kinds: int) -> list[int]:
+        out = [0] * kinds
+        for k in self.hands.get(seat, []):
+            out[k] += 1
+        return out
 
 
 STATE_FORMAT = 1

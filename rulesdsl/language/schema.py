@@ -17,7 +17,8 @@ from typing import Any
 SCHEMA_ID = "https://rulesdsl.dev/schema/ruleset-1.json"
 
 RANK_TOKENS: list[Any] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, "J", "Q", "K", "A"]
-EXAMPLE_KINDS = ("pattern", "beats", "order", "trump", "points", "table", "formula", "hand")
+EXAMPLE_KINDS = ("pattern", "beats", "order", "trump", "points", "table", "formula", "hand",
+                 "scenario")
 ROLES = ["winner", "others"]  # tile scoring: whose hand an item or total is for
 DIRECTIONS = ["counter-clockwise", "clockwise"]
 
@@ -393,6 +394,57 @@ EXAMPLE = {
                                              "description": "An option's value (one of its "
                                                             "choices).",
                                              "examples": [True, 150, "top_bomb"]}},
+        "scenario": _s("A play scenario: what it shows (the hand is built from `hands`, then "
+                       "`actions` are applied in order).",
+                       "a led tractor must be answered by a tractor when one is held"),
+        "hands": {"type": "object", "propertyNames": {"pattern": "^[0-9]$"},
+                  "description": "Scenario: seat -> what it holds (seats not listed hold "
+                                 "nothing).",
+                  "additionalProperties": _s("Cards or tiles.", "S6 S6 S7 S7 H9",
+                                             "123m456m789m11z")},
+        "kitty": _s("Scenario (cards): the kitty.", "S2 H3 D4"),
+        "wall": _s("Scenario (tiles): the next draws from the wall, in order.", "7p 1z"),
+        "wall_end": _s("Scenario (tiles): the next replacements drawn from the wall's end.",
+                       "3s"),
+        "tiles_left": _int("Scenario (tiles): tiles in the wall (default: the given draws "
+                           "and every tile nobody holds).", 0, 1000, 17, 40),
+        "exposed": {"type": "object", "propertyNames": {"pattern": "^[0-9]$"},
+                    "description": "Scenario (tiles): seat -> its exposed melds.",
+                    "additionalProperties": {"type": "array",
+                                             "items": _s("A meld.", "p:555z", "c:123m"),
+                                             "description": "Melds.",
+                                             "examples": [["p:555z"], ["c:123m", "p:1z1z1z"]]}},
+        "discards": {"type": "object", "propertyNames": {"pattern": "^[0-9]$"},
+                     "description": "Scenario (tiles): seat -> tiles it discarded before.",
+                     "additionalProperties": _s("Tiles.", "1z 9m")},
+        "dealer": _int("Scenario: the dealer's seat.", 0, 7, 0, 3),
+        "phase": _enum("Scenario: where the hand starts (play; auction in a shedding game "
+                       "with one).", "play", "auction"),
+        "turn": _int("Scenario: the seat to act first (default: the engine's own rule, e.g. "
+                     "the first lead).", 0, 7, 0, 1),
+        "actions": {"type": "array", "maxItems": 500,
+                    "items": _s("An action, applied in turn; each must be legal.", "S6 S6",
+                                "pass", "bid 10", "discard 7p", "win 7p"),
+                    "description": "Scenario: actions applied in order from `turn`.",
+                    "examples": [["S6 S6 S7 S7", "S8 S8 S9 S9"], ["discard 7p", "win 7p"]]},
+        "legal": {"type": "array", "maxItems": 500,
+                  "items": _s("An action legal for the seat to act.", "S8 S8 S9 S9"),
+                  "description": "Scenario: legal for the seat to act after `actions`.",
+                  "examples": [["S8 S8 S9 S9", "pass"]]},
+        "illegal": {"type": "array", "maxItems": 500,
+                    "description": "Scenario: refused for the seat to act after `actions`.",
+                    "examples": [["S8 S8 SQ SQ", {"action": "S8 S9 SQ SQ",
+                                                  "reason": "tractor"}]],
+                    "items": {"description": "An action, or an action with a substring of "
+                                             "the reason it is refused.",
+                              "examples": ["S8 S8 SQ SQ", {"action": "S8 S9 SQ SQ",
+                                                           "reason": "tractor"}],
+                              "oneOf": [_s("An action.", "S8 S8 SQ SQ"),
+                                        _obj("An action and why it is refused.",
+                                             {"action": _s("The action.", "S8 S9 SQ SQ"),
+                                              "reason": _s("A substring of the refusal.",
+                                                           "tractor")},
+                                             ["action", "reason"])]}},
         "cite": _s("The seed passage this example comes from.", "牌的大小顺序：2 > A > K"),
         "note": _s("A note.", "The two jokers are the rocket, never a pair."),
         "name": _s("A name for the example.", "rocket beats a bomb"),

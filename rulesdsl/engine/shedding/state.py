@@ -18,7 +18,7 @@ from ...errors import RulesdslError
 from ...model.hand import HandContext
 from ...model.patterns import Reading, beats, readings
 from ...model.ruleset import Ruleset
-from ..base import Action, EngineState, IllegalAction, restore_state
+from ..base import Action, EngineState, IllegalAction, Position, restore_state
 from .moves import Entry, HandPlays, MoveGenerator
 
 PASS = Action("pass")
@@ -90,6 +90,12 @@ class ShedGame:
 
     def state_from_json(self, text: str) -> ShedState:
         return restore_state(ShedState, self, text)
+
+    def position(self, pos: Position) -> Any:
+        """A state at a given position (play scenarios: engine/shedding/position.py)."""
+        from .position import build_position
+
+        return build_position(self, pos)
 
 
 class ShedState(EngineState):

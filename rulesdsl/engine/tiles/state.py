@@ -15,7 +15,7 @@ from ... import notation as nt
 from ...errors import RulesdslError
 from ...model.ruleset import Ruleset
 from ...runtime.expressions import Env
-from ..base import Action, EngineState, IllegalAction, restore_state
+from ..base import Action, EngineState, IllegalAction, Position, restore_state
 from .hand import TileSet
 from .memo import ReadTrie
 from .settlement import SUITED_HONOR, Settlement
@@ -126,6 +126,12 @@ class TileGame:
 
     def state_from_json(self, text: str) -> TileState:
         return restore_state(TileState, self, text)
+
+    def position(self, pos: Position) -> Any:
+        """A state at a given position (play scenarios: engine/tiles/position.py)."""
+        from .position import build_position
+
+        return build_position(self, pos)
 
 
 class TileState(Settlement, EngineState):

@@ -20,7 +20,7 @@ from ...model.hand import TRUMP, HandContext
 from ...model.patterns import beats
 from ...model.ruleset import Ruleset
 from ...runtime.expressions import Env
-from ..base import Action, EngineState, IllegalAction, restore_state
+from ..base import Action, EngineState, IllegalAction, Position, restore_state
 from ..multiset import (
     SubmultisetTable,
     count_submultisets,
@@ -119,6 +119,12 @@ class TrickGame:
 
     def state_from_json(self, text: str) -> TrickState:
         return restore_state(TrickState, self, text)
+
+    def position(self, pos: Position) -> Any:
+        """A state at a given position (play scenarios: engine/trick/position.py)."""
+        from .position import build_position
+
+        return build_position(self, pos)
 
 
 class TrickState(HandResult, EngineState):

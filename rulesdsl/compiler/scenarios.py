@@ -1,0 +1,128 @@
+"""The form of a play scenario (`scenario:` examples), checked when the rule file compiles:
+its seats, cards or tiles, actions and expectations are read here, located; running it is
+rulesdsl/scenarios.py's work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import notation as nt
+from ..engine.base import Action, Position
+from ..errors import NotationError, RulesdslError
+from ..runtime.expressions import TILE
+
+# What `expect:` of a scenario may assert (docs/language.md, "Play scenarios").
+EXPECT_KEYS = ("to_act", "winner", "points", "result", "returns", "terminal", "phase")
+
+
+def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[str, Any]) -> bool:
+    """Read a scenario into `item` (position, steps); report what is malformed."""
+    tiles = compiler.element == TILE
+    count = (compiler.data or {}).get("players", {}).get("count", 4)
+    players = count[0] if isinstance(count, list) else count
+    ok = True
+
+    def err(where: tuple, message: str, **kw: Any) -> None:
+        nonlocal ok
+        compiler.error(path + where, message, **kw)
+        ok = False
+
+    def seat(value: Any, where: tuple) -> int | None:
+        try:
+            s = int(value)
+        except (TypeError, ValueError):
+            s = -1
+        if isinstance(value, bool) or not 0 <= s < players:
+            err(where, f"no seat {value!r}", expected=f"a seat 0..{players - 1}")
+            return None
+        return s
+
+    def kinds(text: Any, where: tuple) -> list[int]:
+        try:
+            return nt.parse_tiles(str(text)) if tiles else nt.parse_cards(str(text))
+        except NotationError as exc:
+            err(where, str(exc))
+            return []
+
+    hands: dict[int, list[int]] = {}
+    for key, text in (ex.get("hands") or {}).items():
+        s = seat(key, ("hands", key))
+        if s is not None:
+            hands[s] = kinds(text, ("hands", key))
+    melds: dict[int, list[tuple[str, int, bool]]] = {}
+    discards: dict[int, list[int]] = {}
+    for key, texts in (ex.get("exposed") or {}).items():
+        s = seat(key, ("exposed", key))
+        if s is None:
+            continue
+        from ..engine.tiles.scoring import parse_meld
+
+        for j, text in enumerate(texts):
+            try:
+                m = parse_meld(text)
+            except NotationError as exc:
+                err(("exposed", key, j), str(exc))
+                continue
+            melds.setdefault(s, []).append((m.kind, m.tile, m.concealed))
+    for key, text in (ex.get("discards") or {}).items():
+        s = seat(key, ("discards", key))
+        if s is not None:
+            discards[s] = kinds(text, ("discards", key))
+    if not tiles:
+        for key in ("wall", "wall_end", "tiles_left", "exposed", "discards"):
+            if key in ex:
+                err((key,), f"{key!r} is for tile scenarios", key=True)
+    elif "kitty" in ex:
+        err(("kitty",), "'kitty' is for card scenarios", key=True)
+    dealer = seat(ex["dealer"], ("dealer",)) if "dealer" in ex else None
+    turn = seat(ex["turn"], ("turn",)) if "turn" in ex else None
+    item["position"] = Position(
+        hands=hands, context=dict(item.get("context") or {}), dealer=dealer, turn=turn,
+        phase=str(ex.get("phase", "play")), kitty=kinds(ex.get("kitty", ""), ("kitty",)),
+        wall=kinds(ex.get("wall", ""), ("wall",)),
+        wall_end=kinds(ex.get("wall_end", ""), ("wall_end",)),
+        tiles_left=ex.get("tiles_left"), melds=melds, discards=discards)
+    steps = []
+    for j, text in enumerate(ex.get("actions") or []):
+        act = _action(text, ("actions", j), err)
+        if act is not None:
+            steps.append((str(text), act))
+    item["steps"] = steps
+    item["legal"] = [(str(t), a) for j, t in enumerate(ex.get("legal") or [])
+                     if (a := _action(t, ("legal", j), err)) is not None]
+    illegal = []
+    for j, entry in enumerate(ex.get("illegal") or []):
+        text = entry.get("action") if isinstance(entry, dict) else entry
+        reason = entry.get("reason") if isinstance(entry, dict) else None
+        act = _action(text, ("illegal", j), err)
+        if act is not None:
+            illegal.append((str(text), act, reason))
+    item["illegal"] = illegal
+    expect = ex.get("expect")
+    if expect is not None:
+        if not isinstance(expect, dict):
+            err(("expect",), "a scenario's expect is a mapping",
+                expected="keys from " + ", ".join(EXPECT_KEYS))
+        else:
+            for key in expect:
+                if key not in EXPECT_KEYS:
+                    err(("expect", key), f"a scenario cannot expect {key!r}", key=True,
+                        expected="one of " + ", ".join(EXPECT_KEYS))
+            for key in ("to_act", "winner"):
+                if expect.get(key) is not None:
+                    seat(expect[key], ("expect", key))
+    if not (steps or item["legal"] or illegal or expect):
+        err((), "a scenario asserts nothing", expected="actions, legal, illegal or expect")
+    return ok
+
+
+def _action(text: Any, where: tuple, err: Any) -> Action | None:
+    if not isinstance(text, str) or not text.strip():
+        err(where, f"{text!r} is not an action", expected="cards ('S8 S8'), 'pass', "
+            "'bid 10', 'discard 5p' …")
+        return None
+    try:
+        return Action.parse(text)
+    except (NotationError, RulesdslError) as exc:
+        err(where, f"{text!r} is not an action: {exc}")
+        return None

@@ -1,0 +1,63 @@
+"""A tile hand built from a given position (a play scenario), not from a deal."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from ... import notation as nt
+from ...errors import RulesdslError
+from ..base import Position
+
+PHASES = ("play",)
+
+
+def build_position(game: Any, pos: Position) -> Any:
+    """A state at a turn: `turn` (default: the dealer) is to act with the hands, melds
+    and discards given. The wall's front draws come first in `wall`; `wall_end` are the
+    replacements drawn from its end; the rest of the wall is the tiles nobody was given,
+    shuffled by the seed, up to `tiles_left` tiles in the wall."""
+    from .state import TileState
+
+    if pos.phase not in PHASES:
+        raise RulesdslError(f"the tile engine starts a scenario in {', '.join(PHASES)}, "
+                            f"not {pos.phase!r}")
+    n = game.players
+    st = TileState(game)
+    st.seed, st.max_hands, st.hand_no = pos.seed, 1, 0
+    st.dealer = 0 if pos.dealer is None else pos.dealer
+    turned = pos.context.get("turned")
+    st.turned = turned if turned is not None else 0
+    st.hands = [pos.counts(s, nt.TILE_KINDS) for s in range(n)]
+    st.melds = [[[kind, tile, concealed] for kind, tile, concealed in pos.melds.get(s, [])]
+                for s in range(n)]
+    st.flowers = [[] for _ in range(n)]
+    st.discards = [list(pos.discards.get(s, [])) for s in range(n)]
+    st.seen = [t for s in range(n) for t in st.discards[s]]
+    for ms in st.melds:  # claimed tiles are seen too
+        st.seen += [m[1] for m in ms if not m[2]]
+    used = Counter(k for s in range(n) for k in pos.hands.get(s, []))
+    used.update(pos.wall)
+    used.update(pos.wall_end)
+    used.update(st.seen)
+    used[st.turned] += 1
+    rest = Counter(game.tiles)
+    rest.subtract(used)
+    filler = sorted(rest.elements())
+    random.Random(f"{pos.seed}/scenario").shuffle(filler)
+    given = len(pos.wall) + len(pos.wall_end)
+    left = given + len(filler) if pos.tiles_left is None else pos.tiles_left
+    if left < given or left - given > len(filler):
+        raise RulesdslError(f"a wall of {left} tiles cannot hold the {given} given and the "
+                            f"{len(filler)} nobody holds")
+    middle = filler[:left - given]
+    st.wall = list(pos.wall) + middle + list(reversed(pos.wall_end))
+    st.front, st.back = 0, len(st.wall)
+    st.pung_locks = [[] for _ in range(n)]
+    st.wild_discarded = [False] * n
+    st.totals = [0.0] * n
+    st.phase, st.source = "turn", "wall"
+    st.to_act = st.dealer if pos.turn is None else pos.turn
+    st._event(type="position", dealer=st.dealer, turned=nt.format_tile(st.turned))
+    return st

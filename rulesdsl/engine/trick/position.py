@@ -1,0 +1,36 @@
+"""A trick hand built from a given position (a play scenario), not from a deal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import RulesdslError
+from ..base import Position
+
+PHASES = ("play",)
+
+
+def build_position(game: Any, pos: Position) -> Any:
+    """A state in the play phase: the given hands and kitty, no trick played yet, no
+    points taken; `turn` leads (default: the dealer)."""
+    from .state import TrickState
+
+    if pos.phase not in PHASES:
+        raise RulesdslError(f"the trick engine starts a scenario in {', '.join(PHASES)}, "
+                            f"not {pos.phase!r}")
+    rs = game.ruleset
+    st = TrickState(game)
+    st.seed, st.max_hands, st.hand_no = pos.seed, 1, 0
+    dealer = 0 if pos.dealer is None else pos.dealer
+    level = pos.context.get("level", game.ladder[game.start_level])
+    st.team_levels = [game.start_level] * len(rs.teams)
+    if level in game.ladder:
+        st.team_levels[game.team_of[dealer]] = game.ladder.index(level)
+    st.dealer, st.phase = dealer, "play"
+    st.hands = [pos.counts(s, len(rs.deck)) for s in range(game.players)]
+    st.kitty = list(pos.kitty)
+    st.trump, st.level = pos.context.get("trump"), level
+    st.to_act = st.leader = dealer if pos.turn is None else pos.turn
+    st.captures = {name: [0, 0] for name, _ in game.rules.captures}
+    st._event(type="position", dealer=dealer, trump=st.trump, level=level)
+    return st

@@ -1,0 +1,131 @@
+"""Running play scenarios: a hand built by its engine from the given position, actions
+applied through the state API, and what the rule file asserts checked afterwards.
+
+A failure says which step diverged, located at that step in the rule file:
+`examples[7].actions[3]: action 3 'S8 S8 SQ SQ' was refused: …` or
+`examples[7].expect.winner: expected winner 1, got 2`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .engine.base import IllegalAction
+from .errors import RulesdslError
+
+Failure = tuple[str, tuple]  # what went wrong, and where in the example
+
+
+def run_scenario(ruleset: Any, item: dict[str, Any]) -> Failure | None:
+    try:
+        state = ruleset.game().position(item["position"])
+    except RulesdslError as exc:
+        return f"the position cannot be built: {exc}", ("hands",)
+    for j, (text, action) in enumerate(item["steps"]):
+        if state.is_terminal():
+            return f"action {j} {text!r}: the hand is already over", ("actions", j)
+        try:
+            state.apply(action)
+        except IllegalAction as exc:
+            return f"action {j} {text!r} was refused: {exc}", ("actions", j)
+    seat = state.current_player
+    for j, (text, action) in enumerate(item["legal"]):
+        why = _refusal(state, action)
+        if why is not None:
+            return f"{text!r} is refused for seat {seat}: {why}; expected legal", ("legal", j)
+    for j, (text, action, reason) in enumerate(item["illegal"]):
+        why = _refusal(state, action)
+        if why is None:
+            return f"{text!r} is legal for seat {seat}; expected refused", ("illegal", j)
+        if reason is not None and reason.lower() not in why.lower():
+            return (f"{text!r} is refused, but for another reason: {why}; expected a reason "
+                    f"mentioning {reason!r}"), ("illegal", j)
+    expect = item["raw"].get("expect") or {}
+    for key, want in expect.items():
+        got = _observed(state, key)
+        if key in ("result", "points"):
+            wrong = _mismatch(got, want)
+            if wrong is not None:
+                return f"expected {key} {wrong}", ("expect", key)
+        elif got != want:
+            return f"expected {key} {want!r}, got {got!r}", ("expect", key)
+    return None
+
+
+def _refusal(state: Any, action: Any) -> str | None:
+    """Why the seat to act may not take this action, or None when it may."""
+    if state.is_legal(action):
+        return None
+    try:
+        state.clone().apply(action)
+    except IllegalAction as exc:
+        return str(exc)
+    return "refused"  # is_legal and apply disagree: the referee would notice
+
+
+def _observed(state: Any, key: str) -> Any:
+    if key == "to_act":
+        return None if state.is_terminal() else state.current_player
+    if key == "terminal":
+        return state.is_terminal()
+    if key == "phase":
+        return state.phase
+    if key == "returns":
+        return list(state.returns())
+    if key == "result":
+        return state.results[-1] if state.results else None
+    if key == "winner":
+        return _last_winner(state)
+    if key == "points":
+        return _points(state)
+    raise KeyError(key)
+
+
+def _last_winner(state: Any) -> int | None:
+    """The seat that won the last completed trick or round, else the hand's winner."""
+    for event in reversed(state.log):
+        if event.get("type") in ("trick", "round") and "winner" in event:
+            return event["winner"]
+    for result in reversed(state.results):
+        if "winner" in result:
+            return result["winner"]
+    return None
+
+
+def _points(state: Any) -> dict[Any, Any]:
+    """Points captured so far: by seat where the engine counts seats (shedding), else
+    the defenders' total (trick)."""
+    if hasattr(state, "captured"):
+        return dict(enumerate(state.captured))
+    if hasattr(state, "defender_points"):
+        return {"defenders": state.defender_points}
+    return {}
+
+
+def _mismatch(got: Any, want: Any, where: str = "") -> str | None:
+    """Where `got` fails to contain `want` (mappings by subset, seats as ints or texts)."""
+    if isinstance(want, dict):
+        if not isinstance(got, dict):
+            return f"{where or 'value'} {want!r}, got {got!r}"
+        for k, v in want.items():
+            have = got.get(k, got.get(_int_key(k), _MISSING)) if isinstance(got, dict) \
+                else _MISSING
+            if have is _MISSING:
+                return f"{where}{k}: {v!r}, but there is no {k!r}"
+            wrong = _mismatch(have, v, f"{where}{k}.")
+            if wrong is not None:
+                return wrong
+        return None
+    if got != want:
+        return f"{where.rstrip('.')} {want!r}, got {got!r}".strip()
+    return None
+
+
+_MISSING = object()
+
+
+def _int_key(k: Any) -> Any:
+    try:
+        return int(k)
+    except (TypeError, ValueError):
+        return k
