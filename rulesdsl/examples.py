@@ -20,7 +20,7 @@ from .compiler.schema import examples_file_schema
 from .errors import Problem, RulesetError
 from .language.structure import check_structure
 from .language.yamlio import Document
-from .model.hand import HandContext
+from .model.hand import TRUMP, HandContext
 from .model.patterns import Reading, beats, readings
 from .model.ruleset import LookupError_, Ruleset
 from .scenarios import run_scenario
@@ -98,6 +98,20 @@ class _Runner:
                     if not r.deck[k]:
                         return f"{nt.format_card(k)} is not in this deck"
         hc = self.hand({**item["context"], **options}, r) if kind != "hand" else None
+        if kind == "deck":
+            return _deck(r, ex["deck"], item["absent"])
+        if kind == "pattern" and ("includes" in ex or "excludes" in ex):
+            assert hc is not None
+            found = readings(hc, item["pattern"])
+            for entry in ex.get("includes") or []:
+                if not any(_matches(x, entry) for x in found):
+                    return (f"{ex['pattern']} has no reading {_show(entry)} (it reads as "
+                            f"{', '.join(_shown(found)) or 'none'})")
+            for entry in ex.get("excludes") or []:
+                if any(_matches(x, entry) for x in found):
+                    return f"{ex['pattern']} reads as {_show(entry)}; expected it not to"
+            if "expect" not in ex:
+                return None
         if kind == "pattern":
             assert hc is not None
             got = _names(readings(hc, item["pattern"]))
@@ -226,6 +240,13 @@ class _Runner:
         for (_, prev), (rel, cur) in zip(steps, steps[1:]):
             a, b = nt.format_card(prev), nt.format_card(cur)
             if hc.system[prev] != hc.system[cur]:
+                # Across suit-systems only a trump and a plain card compare: the trump is
+                # above (it beats the plain card when ruffing); two plain suits do not.
+                trumps = (hc.system[prev] == TRUMP, hc.system[cur] == TRUMP)
+                if rel == ">" and trumps == (True, False):
+                    continue
+                if trumps == (False, True):
+                    return False, f"{a} is a plain card, below every trump such as {b}"
                 return False, f"{a} and {b} are in different suit-systems"
             sa, sb = hc.strength[prev], hc.strength[cur]
             if rel == ">" and not sa > sb:
@@ -234,6 +255,38 @@ class _Runner:
                 side = "above" if sa > sb else "below"
                 return False, f"{a} and {b} are not equal ({a} is {side})"
         return True, ""
+
+
+def _matches(reading: Reading, entry: Any) -> bool:
+    if isinstance(entry, str):
+        return reading.pattern == entry
+    return reading.pattern == entry["name"] and all(
+        getattr(reading, k) == v for k, v in entry.items() if k in ("size", "bomb_size"))
+
+
+def _show(entry: Any) -> str:
+    if isinstance(entry, str):
+        return entry
+    extra = ", ".join(f"{k} {v}" for k, v in entry.items() if k != "name")
+    return f"{entry['name']} ({extra})" if extra else entry["name"]
+
+
+def _shown(found: Iterable[Reading]) -> list[str]:
+    return sorted({f"{x.pattern} (size {x.size}" + (f", bomb size {x.bomb_size})" if x.bomb
+                                                     else ")") for x in found})
+
+
+def _deck(r: Ruleset, spec: dict[str, Any], absent: list[int]) -> str | None:
+    show = nt.format_tile if r.is_tiles else nt.format_card
+    size = sum(r.deck)
+    if "size" in spec and size != spec["size"]:
+        return f"the deck holds {size}, not {spec['size']}"
+    there = [show(k) for k in absent if r.deck[k]]
+    if there:
+        return f"the deck holds {' '.join(there)}"
+    if "points" in spec and r.total_points() != spec["points"]:
+        return f"the deck's points add up to {r.total_points()}, not {spec['points']}"
+    return None
 
 
 def _tile_scoring_available() -> bool:

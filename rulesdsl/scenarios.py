@@ -44,9 +44,10 @@ def run_scenario(ruleset: Any, item: dict[str, Any]) -> Failure | None:
     for key, want in expect.items():
         got = _observed(state, key)
         if key in ("result", "points"):
-            wrong = _mismatch(got, want)
+            wrong = _mismatch(got, want, "")
             if wrong is not None:
-                return f"expected {key} {wrong}", ("expect", key)
+                where, w, g = wrong
+                return f"expected {key}{where} {w!r}, got {g!r}", ("expect", key)
         elif got != want:
             return f"expected {key} {want!r}, got {got!r}", ("expect", key)
     return None
@@ -102,22 +103,23 @@ def _points(state: Any) -> dict[Any, Any]:
     return {}
 
 
-def _mismatch(got: Any, want: Any, where: str = "") -> str | None:
-    """Where `got` fails to contain `want` (mappings by subset, seats as ints or texts)."""
+def _mismatch(got: Any, want: Any, where: str) -> tuple[str, Any, Any] | None:
+    """Where `got` fails to contain `want` (mappings by subset; seats as ints or texts):
+    the sub-path, the wanted value and the one found."""
     if isinstance(want, dict):
         if not isinstance(got, dict):
-            return f"{where or 'value'} {want!r}, got {got!r}"
+            return where, want, got
         for k, v in want.items():
-            have = got.get(k, got.get(_int_key(k), _MISSING)) if isinstance(got, dict) \
-                else _MISSING
+            have = got.get(k, got.get(_int_key(k), _MISSING))
+            sub = f"{where}[{k}]" if isinstance(_int_key(k), int) else f"{where}.{k}"
             if have is _MISSING:
-                return f"{where}{k}: {v!r}, but there is no {k!r}"
-            wrong = _mismatch(have, v, f"{where}{k}.")
+                return sub, v, None
+            wrong = _mismatch(have, v, sub)
             if wrong is not None:
                 return wrong
         return None
     if got != want:
-        return f"{where.rstrip('.')} {want!r}, got {got!r}".strip()
+        return where, want, got
     return None
 
 

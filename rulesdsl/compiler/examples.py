@@ -118,6 +118,16 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
                                        expected="a pattern name or none",
                                        suggestion=did_you_mean(str(n), pattern_names))
                         ok = False
+            for key in ("includes", "excludes"):
+                if key in ex and kind != "pattern":
+                    compiler.error(path + (key,), f"{key!r} is for pattern examples", key=True)
+                    ok = False
+                for j, entry in enumerate(ex.get(key) or []):
+                    n = entry.get("name") if isinstance(entry, dict) else entry
+                    if n not in pattern_names:
+                        compiler.error(path + (key, j), f"no pattern named {n!r}",
+                                       suggestion=did_you_mean(str(n), pattern_names))
+                        ok = False
             if "as" in ex:
                 for j, n in enumerate(ex["as"]):
                     if n not in pattern_names:
@@ -136,6 +146,14 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
                                expected="a formula under formulas",
                                suggestion=did_you_mean(ex["formula"], formulas))
                 ok = False
+        elif kind == "deck":
+            spec = ex["deck"]
+            try:
+                item["absent"] = (nt.parse_tiles if compiler.element == TILE else
+                                  nt.parse_cards)(str(spec.get("absent", "")))
+            except NotationError as exc:
+                compiler.error(path + ("deck", "absent"), str(exc))
+                ok = False
         elif kind == "scenario":
             ok = check_scenario(compiler, ex, path, item) and ok
         elif kind == "hand":
@@ -151,9 +169,10 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
                 except NotationError as exc:
                     compiler.error(path + ("hand",), str(exc))
                     ok = False
-        if kind not in ("order", "scenario") and "expect" not in ex:
+        asserts = "expect" in ex or (kind == "pattern" and ("includes" in ex or "excludes" in ex))
+        if kind not in ("order", "scenario", "deck") and not asserts:
             compiler.error(path, "an example needs 'expect'", expected="expect: the asserted "
-                           "result")
+                           "result" + (" (or includes/excludes)" if kind == "pattern" else ""))
             ok = False
         if ok:
             out.append(item)

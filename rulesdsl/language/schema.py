@@ -18,7 +18,7 @@ SCHEMA_ID = "https://rulesdsl.dev/schema/ruleset-1.json"
 
 RANK_TOKENS: list[Any] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, "J", "Q", "K", "A"]
 EXAMPLE_KINDS = ("pattern", "beats", "order", "trump", "points", "table", "formula", "hand",
-                 "scenario")
+                 "scenario", "deck")
 ROLES = ["winner", "others"]  # tile scoring: whose hand an item or total is for
 DIRECTIONS = ["counter-clockwise", "clockwise"]
 
@@ -394,6 +394,35 @@ EXAMPLE = {
                                              "description": "An option's value (one of its "
                                                             "choices).",
                                              "examples": [True, 150, "top_bomb"]}},
+        "deck": _obj("A deck assertion: its size, cards it lacks, its point total.",
+                     {"size": _int("Cards (or tiles) in the deck.", 0, 10000, 48, 144),
+                      "absent": _s("Cards that are not in the deck.", "BJ LJ H2 C2 D2 SA"),
+                      "points": _int("The deck's point total.", 0, 100000, 0, 200)}),
+        "includes": {"type": "array", "minItems": 1,
+                     "description": "Pattern example: readings the cards must have (a name, "
+                                    "or a reading's name and size, bomb size).",
+                     "examples": [["bomb"], [{"name": "bomb", "bomb_size": 8}]],
+                     "items": {"description": "A pattern name, or {name, size, bomb_size}.",
+                               "examples": ["bomb", {"name": "bomb", "bomb_size": 8}],
+                               "oneOf": [_name("A pattern's name.", "bomb"),
+                                         _obj("A reading.",
+                                              {"name": _name("Its pattern.", "bomb"),
+                                               "size": _int("Cards it counts as.", 1, 64, 4),
+                                               "bomb_size": _int("Its size as a bomb.", 1, 64,
+                                                                 8)},
+                                              ["name"])]}},
+        "excludes": {"type": "array", "minItems": 1,
+                     "description": "Pattern example: readings the cards must not have.",
+                     "examples": [["pair"]],
+                     "items": {"description": "A pattern name, or {name, size, bomb_size}.",
+                               "examples": ["pair", {"name": "bomb", "bomb_size": 4}],
+                               "oneOf": [_name("A pattern's name.", "pair"),
+                                         _obj("A reading.",
+                                              {"name": _name("Its pattern.", "bomb"),
+                                               "size": _int("Cards it counts as.", 1, 64, 4),
+                                               "bomb_size": _int("Its size as a bomb.", 1, 64,
+                                                                 4)},
+                                              ["name"])]}},
         "scenario": _s("A play scenario: what it shows (the hand is built from `hands`, then "
                        "`actions` are applied in order).",
                        "a led tractor must be answered by a tractor when one is held"),
