@@ -47,6 +47,9 @@ def run_scenario(ruleset: Any, item: dict[str, Any]) -> Failure | None:
             wrong = _mismatch(got, want, "")
             if wrong is not None:
                 where, w, g = wrong
+                if g is _MISSING:
+                    return f"expected {key}{where} {w!r}, but there is no {key}{where}", \
+                        ("expect", key)
                 return f"expected {key}{where} {w!r}, got {g!r}", ("expect", key)
         elif got != want:
             return f"expected {key} {want!r}, got {got!r}", ("expect", key)
@@ -90,6 +93,8 @@ def _last_winner(state: Any) -> int | None:
     for result in reversed(state.results):
         if "winner" in result:
             return result["winner"]
+        if result.get("order"):
+            return result["order"][0]  # shedding: the first player out
     return None
 
 
@@ -113,7 +118,7 @@ def _mismatch(got: Any, want: Any, where: str) -> tuple[str, Any, Any] | None:
             have = got.get(k, got.get(_int_key(k), _MISSING))
             sub = f"{where}[{k}]" if isinstance(_int_key(k), int) else f"{where}.{k}"
             if have is _MISSING:
-                return sub, v, None
+                return sub, v, _MISSING
             wrong = _mismatch(have, v, sub)
             if wrong is not None:
                 return wrong

@@ -244,3 +244,22 @@ def test_check_runs_scenarios_from_an_examples_file(tmp_path: Path) -> None:
                            str(examples)], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "expected to_act 0, got 1" in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("hands, message", [
+    ('{0: "BJ", 1: "S3"}', "the position holds 1 × BJ; the deck has 0"),  # 关牌 has no jokers
+    ('{0: "S5 S5", 1: "S3"}', "the position holds 2 × S5; the deck has 1"),
+])
+def test_a_position_must_fit_the_deck(tmp_path: Path, hands: str, message: str) -> None:
+    found = problems(child(tmp_path, BARE, f"hands: {hands}\nexpect: {{to_act: 1}}"))
+    assert len(found) == 1 and message in found[0], found
+
+
+def test_a_hand_in_play_after_an_auction_is_settled_at_its_bid(tmp_path: Path) -> None:
+    # 斗地主: the landlord (seat 0, bid 3) goes out at once; each farmer pays the bid
+    # (the file's payout table: the landlord gains 2 × bid, each farmer loses the bid)
+    base = {"extends": "dou-dizhu", "head": 'hands: {0: "S3", 1: "S4 S5", 2: "S6 S7"}\n'
+                                            'dealer: 0\nbid: 3'}
+    path = child(tmp_path, base, 'actions: ["S3"]\n'
+                                 'expect: {terminal: true, winner: 0, returns: [6, -3, -3]}')
+    assert problems(path) == []

@@ -72,8 +72,9 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
         for key in ("wall", "wall_end", "tiles_left", "exposed", "discards"):
             if key in ex:
                 err((key,), f"{key!r} is for tile scenarios", key=True)
-    elif "kitty" in ex:
-        err(("kitty",), "'kitty' is for card scenarios", key=True)
+    elif "kitty" in ex or "bid" in ex:
+        k = "kitty" if "kitty" in ex else "bid"
+        err((k,), f"{k!r} is for card scenarios", key=True)
     dealer = seat(ex["dealer"], ("dealer",)) if "dealer" in ex else None
     turn = seat(ex["turn"], ("turn",)) if "turn" in ex else None
     item["position"] = Position(
@@ -81,7 +82,7 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
         phase=str(ex.get("phase", "play")), kitty=kinds(ex.get("kitty", ""), ("kitty",)),
         wall=kinds(ex.get("wall", ""), ("wall",)),
         wall_end=kinds(ex.get("wall_end", ""), ("wall_end",)),
-        tiles_left=ex.get("tiles_left"), melds=melds, discards=discards)
+        tiles_left=ex.get("tiles_left"), melds=melds, discards=discards, bid=ex.get("bid"))
     steps = []
     for j, text in enumerate(ex.get("actions") or []):
         act = _action(text, ("actions", j), err)

@@ -202,7 +202,22 @@ class Position:
     tiles_left: int | None = None
     melds: dict[int, list[tuple[str, list[int]]]] = field(default_factory=dict)
     discards: dict[int, list[int]] = field(default_factory=dict)
+    bid: int | None = None  # shedding: the auction's winning bid, for a hand in play
     seed: int = 0
+
+    def check_deck(self, deck: list[int], show: Callable[[int], str],
+                   also: Iterable[int] = ()) -> None:
+        """Refuse a position holding cards the deck lacks, or more copies than it has."""
+        held = Counter(k for kinds in self.hands.values() for k in kinds)
+        held.update(self.kitty)
+        held.update(self.wall)
+        held.update(self.wall_end)
+        held.update(also)
+        for kind, n in sorted(held.items()):
+            have = deck[kind] if 0 <= kind < len(deck) else 0
+            if n > have:
+                raise RulesdslError(f"the position holds {n} × {show(kind)}; the deck has "
+                                    f"{have}")
 
     def counts(self, seat: int, kinds: int) -> list[int]:
         out = [0] * kinds

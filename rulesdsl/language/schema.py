@@ -447,6 +447,8 @@ EXAMPLE = {
                      "description": "Scenario (tiles): seat -> tiles it discarded before.",
                      "additionalProperties": _s("Tiles.", "1z 9m")},
         "dealer": _int("Scenario: the dealer's seat.", 0, 7, 0, 3),
+        "bid": _int("Scenario (shedding, in play after an auction): the winning bid (default: "
+                    "the auction's default bid).", 0, 1000000, 10, 20),
         "phase": _enum("Scenario: where the hand starts (play; auction in a shedding game "
                        "with one).", "play", "auction"),
         "turn": _int("Scenario: the seat to act first (default: the engine's own rule, e.g. "

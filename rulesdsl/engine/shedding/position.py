@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import notation as nt
 from ...errors import RulesdslError
 from ..base import Position
 
@@ -13,7 +14,8 @@ PHASES = ("play", "auction")
 def build_position(game: Any, pos: Position) -> Any:
     """A state in the auction (when the ruleset has one) or the play phase, with the given
     hands and kitty; nothing played or captured yet. In play, `turn` leads (default: the
-    first lead's rule); an auction-won hand needs `dealer` (the bid is the default bid)."""
+    first lead's rule); an auction-won hand needs `dealer` (and `bid`: default the default
+    bid)."""
     from .state import ShedState
 
     if pos.phase not in PHASES or (pos.phase == "auction" and game.rules.auction is None):
@@ -21,6 +23,7 @@ def build_position(game: Any, pos: Position) -> Any:
         raise RulesdslError(f"the shedding engine starts this scenario in "
                             f"{', '.join(can)}, not {pos.phase!r}")
     rs = game.ruleset
+    pos.check_deck(rs.deck, nt.format_card)
     n = game.players
     st = ShedState(game)
     st.seed, st.max_hands, st.hand_no = pos.seed, 1, 0
@@ -40,7 +43,11 @@ def build_position(game: Any, pos: Position) -> Any:
         if pos.dealer is None:
             raise RulesdslError("a scenario in play after an auction needs its dealer")
         st.dealer = pos.dealer
-        st.auction = {"bid": auction["default_bid"], "high": pos.dealer,
+        bid = auction["default_bid"] if pos.bid is None else pos.bid
+        if bid not in auction["bids"] and bid != auction["default_bid"]:
+            raise RulesdslError(f"bid {bid} is not one of the auction's bids "
+                                f"({', '.join(map(str, auction['bids']))})")
+        st.auction = {"bid": bid, "high": pos.dealer,
                       "opener": pos.dealer, "turns": n, "passes": n - 1}
         st._set_sides()
     elif pos.dealer is not None:

@@ -24,10 +24,16 @@ def build_position(game: Any, pos: Position) -> Any:
         raise RulesdslError(f"the tile engine starts a scenario in {', '.join(PHASES)}, "
                             f"not {pos.phase!r}")
     n = game.players
+    meld_tiles = [t for ms in pos.melds.values() for kind, tile, _ in ms
+                  for t in ([tile, tile + 1, tile + 2] if kind == "chow" else
+                            [tile] * (4 if kind == "kong" else 3))]
+    turned = pos.context.get("turned")
+    pos.check_deck(game.ruleset.deck, nt.format_tile,
+                   also=meld_tiles + [t for ts in pos.discards.values() for t in ts]
+                   + ([] if turned is None else [turned]))
     st = TileState(game)
     st.seed, st.max_hands, st.hand_no = pos.seed, 1, 0
     st.dealer = 0 if pos.dealer is None else pos.dealer
-    turned = pos.context.get("turned")
     st.turned = turned if turned is not None else 0
     st.hands = [pos.counts(s, nt.TILE_KINDS) for s in range(n)]
     st.melds = [[[kind, tile, concealed] for kind, tile, concealed in pos.melds.get(s, [])]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import notation as nt
 from ...errors import RulesdslError
 from ..base import Position
 
@@ -19,6 +20,7 @@ def build_position(game: Any, pos: Position) -> Any:
         raise RulesdslError(f"the trick engine starts a scenario in {', '.join(PHASES)}, "
                             f"not {pos.phase!r}")
     rs = game.ruleset
+    pos.check_deck(rs.deck, nt.format_card)
     st = TrickState(game)
     st.seed, st.max_hands, st.hand_no = pos.seed, 1, 0
     dealer = 0 if pos.dealer is None else pos.dealer
