@@ -24,6 +24,9 @@ def run_scenario(ruleset: Any, item: dict[str, Any]) -> Failure | None:
     for j, (text, action) in enumerate(item["steps"]):
         if state.is_terminal():
             return f"action {j} {text!r}: the hand is already over", ("actions", j)
+        if not state.legal_actions().count():
+            return (f"action {j} {text!r}: seat {state.current_player} has no legal action "
+                    "(hands of unequal size cannot be played on)"), ("actions", j)
         try:
             state.apply(action)
         except IllegalAction as exc:

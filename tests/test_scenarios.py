@@ -263,3 +263,40 @@ def test_a_hand_in_play_after_an_auction_is_settled_at_its_bid(tmp_path: Path) -
     path = child(tmp_path, base, 'actions: ["S3"]\n'
                                  'expect: {terminal: true, winner: 0, returns: [6, -3, -3]}')
     assert problems(path) == []
+
+
+def test_a_scenario_gives_every_context_value(tmp_path: Path) -> None:
+    base = {"extends": "huzhou-hong-wu", "head": 'context: {trump: H}\n'
+            'hands: {0: "S6", 1: "S8", 2: "D2", 3: "C2"}'}
+    found = problems(child(tmp_path, base, 'actions: ["S6"]'))
+    assert any("a scenario gives every context value" in p and "level" in p for p in found)
+
+
+def test_a_level_off_the_ladder_is_refused(tmp_path: Path) -> None:
+    # 湖州红五: 「其中3和5不打」 — 3 is no level
+    base = {"extends": "huzhou-hong-wu", "head": 'context: {trump: H, level: 3}\n'
+            'hands: {0: "S6", 1: "S8", 2: "D2", 3: "C2"}'}
+    found = problems(child(tmp_path, base, 'actions: ["S6"]'))
+    assert any("level 3 is not on the levels ladder" in p for p in found), found
+
+
+def test_uneven_trick_hands_cannot_be_played_on(tmp_path: Path) -> None:
+    base = {"extends": "huzhou-hong-wu", "head": 'context: {trump: H, level: 4}\n'
+            'hands: {0: "S6 S7", 1: "S8", 2: "D2", 3: "C2"}\nturn: 0'}
+    path = child(tmp_path, base, 'actions: ["S6", "S8", "D2", "C2", "S7", "pass"]')
+    found = problems(path)
+    assert len(found) == 1 and "has no legal action" in found[0], found
+    assert found[0].startswith(f"{path}:{line_of(path, 'actions:')}:")
+
+
+def test_a_tile_position_with_flowers_and_a_drawn_tile(tmp_path: Path) -> None:
+    # seat 0 has just drawn the 7p that completes its hand: a self-drawn win on its turn
+    base = {"extends": "wenling-mahjong", "head":
+            'context: {turned: 9s}\n'
+            'hands: {0: "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 4p 5p 6p 7p 7p"}\n'
+            'exposed_flowers: {0: "1f"}\ndrawn: 7p\nturn: 0'}
+    path = child(tmp_path, base, 'legal: ["win"]')
+    assert problems(path) == []
+    bad = {**base, "head": base["head"].replace("drawn: 7p", "drawn: 8p")}
+    found = problems(child(tmp_path, bad, 'legal: ["win"]'))
+    assert any("does not hold its drawn tile 8p" in p for p in found), found

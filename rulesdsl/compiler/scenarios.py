@@ -68,8 +68,25 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
         s = seat(key, ("discards", key))
         if s is not None:
             discards[s] = kinds(text, ("discards", key))
+    flowers: dict[int, list[int]] = {}
+    for key, text in (ex.get("exposed_flowers") or {}).items():
+        s = seat(key, ("exposed_flowers", key))
+        if s is not None:
+            flowers[s] = kinds(text, ("exposed_flowers", key))
+    drawn = None
+    if "drawn" in ex:
+        got = kinds(ex["drawn"], ("drawn",))
+        if len(got) != 1:
+            err(("drawn",), "the drawn tile is one tile", expected="drawn: 7p")
+        else:
+            drawn = got[0]
+    missing = [n for n in compiler.context if n not in (item.get("context") or {})]
+    if missing:
+        err(("scenario",), "a scenario gives every context value", key=True,
+            expected="context: {" + ", ".join(f"{n}: …" for n in missing) + "}")
     if not tiles:
-        for key in ("wall", "wall_end", "tiles_left", "exposed", "discards"):
+        for key in ("wall", "wall_end", "tiles_left", "exposed", "discards", "drawn",
+                    "exposed_flowers"):
             if key in ex:
                 err((key,), f"{key!r} is for tile scenarios", key=True)
     elif "kitty" in ex or "bid" in ex:
@@ -82,7 +99,8 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
         phase=str(ex.get("phase", "play")), kitty=kinds(ex.get("kitty", ""), ("kitty",)),
         wall=kinds(ex.get("wall", ""), ("wall",)),
         wall_end=kinds(ex.get("wall_end", ""), ("wall_end",)),
-        tiles_left=ex.get("tiles_left"), melds=melds, discards=discards, bid=ex.get("bid"))
+        tiles_left=ex.get("tiles_left"), melds=melds, discards=discards, bid=ex.get("bid"),
+        flowers=flowers, drawn=drawn)
     steps = []
     for j, text in enumerate(ex.get("actions") or []):
         act = _action(text, ("actions", j), err)

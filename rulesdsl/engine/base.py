@@ -203,6 +203,8 @@ class Position:
     melds: dict[int, list[tuple[str, list[int]]]] = field(default_factory=dict)
     discards: dict[int, list[int]] = field(default_factory=dict)
     bid: int | None = None  # shedding: the auction's winning bid, for a hand in play
+    flowers: dict[int, list[int]] = field(default_factory=dict)  # tiles: exposed bonus tiles
+    drawn: int | None = None  # tiles: the tile the seat to act has just drawn
     seed: int = 0
 
     def check_deck(self, deck: list[int], show: Callable[[int], str],

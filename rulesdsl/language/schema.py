@@ -443,10 +443,16 @@ EXAMPLE = {
                                              "items": _s("A meld.", "p:555z", "c:123m"),
                                              "description": "Melds.",
                                              "examples": [["p:555z"], ["c:123m", "p:1z1z1z"]]}},
+        "exposed_flowers": {"type": "object", "propertyNames": {"pattern": "^[0-9]$"},
+                            "description": "Scenario (tiles): seat -> flowers and other bonus "
+                                           "tiles it has set aside.",
+                            "additionalProperties": _s("Tiles.", "1f 5z")},
         "discards": {"type": "object", "propertyNames": {"pattern": "^[0-9]$"},
                      "description": "Scenario (tiles): seat -> tiles it discarded before.",
                      "additionalProperties": _s("Tiles.", "1z 9m")},
         "dealer": _int("Scenario: the dealer's seat.", 0, 7, 0, 3),
+        "drawn": _s("Scenario (tiles): the tile the seat to act has just drawn (it is in its "
+                    "hand).", "7p"),
         "bid": _int("Scenario (shedding, in play after an auction): the winning bid (default: "
                     "the auction's default bid).", 0, 1000000, 10, 20),
         "phase": _enum("Scenario: where the hand starts (play; auction in a shedding game "

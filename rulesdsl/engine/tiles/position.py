@@ -25,11 +25,11 @@ def build_position(game: Any, pos: Position) -> Any:
                             f"not {pos.phase!r}")
     n = game.players
     meld_tiles = [t for ms in pos.melds.values() for kind, tile, _ in ms
-                  for t in ([tile, tile + 1, tile + 2] if kind == "chow" else
-                            [tile] * (4 if kind == "kong" else 3))]
+                  for t in _meld_tiles(kind, tile)]
     turned = pos.context.get("turned")
     pos.check_deck(game.ruleset.deck, nt.format_tile,
                    also=meld_tiles + [t for ts in pos.discards.values() for t in ts]
+                   + [t for ts in pos.flowers.values() for t in ts]
                    + ([] if turned is None else [turned]))
     st = TileState(game)
     st.seed, st.max_hands, st.hand_no = pos.seed, 1, 0
@@ -38,15 +38,18 @@ def build_position(game: Any, pos: Position) -> Any:
     st.hands = [pos.counts(s, nt.TILE_KINDS) for s in range(n)]
     st.melds = [[[kind, tile, concealed] for kind, tile, concealed in pos.melds.get(s, [])]
                 for s in range(n)]
-    st.flowers = [[] for _ in range(n)]
+    st.flowers = [list(pos.flowers.get(s, [])) for s in range(n)]
     st.discards = [list(pos.discards.get(s, [])) for s in range(n)]
     st.seen = [t for s in range(n) for t in st.discards[s]]
-    for ms in st.melds:  # claimed tiles are seen too
-        st.seen += [m[1] for m in ms if not m[2]]
+    for ms in pos.melds.values():  # every tile of a claimed meld was seen, as in play
+        st.seen += [t for kind, tile, concealed in ms if not concealed
+                    for t in _meld_tiles(kind, tile)]
     used = Counter(k for s in range(n) for k in pos.hands.get(s, []))
     used.update(pos.wall)
     used.update(pos.wall_end)
-    used.update(st.seen)
+    used.update(meld_tiles)
+    used.update(t for ts in pos.discards.values() for t in ts)
+    used.update(t for ts in pos.flowers.values() for t in ts)
     used[st.turned] += 1
     rest = Counter(game.tiles)
     rest.subtract(used)
@@ -65,5 +68,16 @@ def build_position(game: Any, pos: Position) -> Any:
     st.totals = [0.0] * n
     st.phase, st.source = "turn", "wall"
     st.to_act = st.dealer if pos.turn is None else pos.turn
+    if pos.drawn is not None:  # the tile the seat to act has just drawn (it holds it)
+        if not st.hands[st.to_act][pos.drawn]:
+            raise RulesdslError(f"the seat to act does not hold its drawn tile "
+                                f"{nt.format_tile(pos.drawn)}")
+        st.drawn = pos.drawn
     st._event(type="position", dealer=st.dealer, turned=nt.format_tile(st.turned))
     return st
+
+
+def _meld_tiles(kind: str, tile: int) -> list[int]:
+    if kind == "chow":
+        return [tile, tile + 1, tile + 2]
+    return [tile] * (4 if kind == "kong" else 3)
