@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, RulesetError, did_you_mean
 from ..language.merge import merge_documents
 from ..language.structure import check_structure
-from ..language.yamlio import Document, load_yaml
+from ..language.yamlio import MAX_FILE_BYTES, Document, load_yaml
 from ..model.ruleset import Ruleset
 from ..resources import bundled_rulesets
 from .core import FORMAT_VERSION, _Compiler
@@ -20,41 +22,89 @@ from .schema import ruleset_schema
 
 
 def read_document(path: str | Path) -> Document:
+    """A rule file's document. Only a regular file is read (never a device, a FIFO or a
+    /proc entry, which could block or never end), and never more than the size bound."""
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise RulesetError([Problem(str(path), 1, 1, "", "file not found",
-                                    expected="a path to a .yaml rule file or a bundled id")]) \
-            from None
-    except IsADirectoryError:
-        raise RulesetError([Problem(str(path), 1, 1, "", "is a folder, not a file")]) from None
-    except OSError as exc:
-        raise RulesetError([Problem(str(path), 1, 1, "", f"cannot read file: {exc.strerror}")]) \
-            from None
+    data = read_bounded(p, MAX_FILE_BYTES)
     if p.suffix == ".json":
         return _json_document(data, str(path))
     return load_yaml(data, str(path))
 
 
+def read_bounded(p: Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes, else a located problem."""
+    def refuse(message: str, **kw: Any) -> RulesetError:
+        return RulesetError([Problem(str(p), 1, 1, "", message, **kw)])
+
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise refuse("file not found",
+                     expected="a path to a .yaml rule file or a bundled id") from None
+    except IsADirectoryError:
+        raise refuse("is a folder, not a file") from None
+    except OSError as exc:
+        raise refuse(f"cannot read file: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(f.fileno()).st_mode
+        if stat.S_ISDIR(mode):
+            raise refuse("is a folder, not a file")
+        if not stat.S_ISREG(mode):
+            raise refuse("is not a regular file (a device, pipe or socket is never read)",
+                         expected="a .yaml or .json rule file")
+        try:
+            data = f.read(limit + 1)
+        except OSError as exc:
+            raise refuse(f"cannot read file: {exc.strerror}") from None
+    if len(data) > limit:
+        raise refuse(f"the file is larger than {limit} bytes (max file size)")
+    return data
+
+
 def _json_document(data: bytes, file: str) -> Document:
     try:
-        payload = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        payload = json.loads(data.decode("utf-8"), object_pairs_hook=_no_duplicate_keys)
+    except _DuplicateKey as exc:
+        raise RulesetError([Problem(file, 1, 1, "", f"duplicate key {exc.key!r}",
+                                    expected="each key once in an object")]) from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as exc:
         line = getattr(exc, "lineno", 1)
         col = getattr(exc, "colno", 1)
-        raise RulesetError([Problem(file, line, col, "", f"invalid JSON: {exc}")]) from None
+        what = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
+        raise RulesetError([Problem(file, line, col, "", f"invalid JSON: {what}")]) from None
+    claimed = None
     if isinstance(payload, dict) and "format" in payload and "ruleset" in payload:
         if payload.get("format") != FORMAT_VERSION:
             raise RulesetError([Problem(file, 1, 1, "format",
                                         f"compiled format {payload.get('format')!r} is not "
                                         "supported", expected=f"format {FORMAT_VERSION}")])
+        claimed = payload.get("hash")
+        if not isinstance(claimed, str):
+            raise RulesetError([Problem(file, 1, 1, "hash", "a compiled ruleset carries its "
+                                        "content hash", expected="the hash `rulesdsl "
+                                        "compile` wrote")])
         payload = payload["ruleset"]
-    return Document(file, payload)
+    return Document(file, payload, claimed_hash=claimed)
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
 
 
 def resolve_source(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
-    """A bundled id or a path to a file."""
+    """A bundled id or a path to a file (given by the user: not confined)."""
     text = str(name_or_path)
     candidate = Path(text)
     if relative_to is not None and not candidate.is_absolute():
@@ -69,6 +119,35 @@ def resolve_source(name_or_path: str | Path, relative_to: Path | None = None) ->
     raise KeyError(text)
 
 
+def resolve_confined(ref: str, folder: Path) -> Path:
+    """What a file names (`extends:`, a log's ruleset): a bundled id, or a path inside
+    `folder` (no absolute path, no way out through `..` or a symbolic link). Set
+    RULESDSL_EXTENDS_ANYWHERE=1 to allow any path on purpose. KeyError: no such ruleset;
+    PermissionError: the path leaves the folder."""
+    bundled = bundled_rulesets()
+    candidate = Path(ref)
+    if os.environ.get("RULESDSL_EXTENDS_ANYWHERE") == "1":
+        path = candidate if candidate.is_absolute() else folder / candidate
+        if path.exists():
+            return path
+        if ref in bundled:
+            return bundled[ref]
+        raise KeyError(ref)
+    if not candidate.is_absolute() and ".." not in candidate.parts:
+        path = folder / candidate
+        if path.exists():
+            try:
+                path.resolve().relative_to(folder.resolve())
+            except ValueError:
+                raise PermissionError(ref) from None
+            return path
+    if ref in bundled:
+        return bundled[ref]
+    if candidate.is_absolute() or ".." in candidate.parts:
+        raise PermissionError(ref)
+    raise KeyError(ref)
+
+
 def load_merged(path: Path, chain: tuple[str, ...] = ()) -> Document:
     """Read a file and merge it over what it extends."""
     doc = read_document(path)
@@ -79,6 +158,9 @@ def load_merged(path: Path, chain: tuple[str, ...] = ()) -> Document:
     parent_ref = doc.data.get("extends")
     if parent_ref is None:
         return doc
+    if doc.claimed_hash is not None:
+        raise RulesetError([doc.problem(("extends",), "a compiled ruleset is already merged: "
+                                        "it extends nothing", expected="no extends")])
     if not isinstance(parent_ref, str):
         raise RulesetError([doc.problem(("extends",), "extends must name a ruleset",
                                         expected="a bundled id or a relative path")])
@@ -90,7 +172,12 @@ def load_merged(path: Path, chain: tuple[str, ...] = ()) -> Document:
         raise RulesetError([doc.problem(("extends",), f"extends chain is deeper than "
                                         f"{MAX_EXTENDS_DEPTH} (max extends depth)")])
     try:
-        parent_path = resolve_source(parent_ref, path)
+        parent_path = resolve_confined(parent_ref, path.parent)
+    except PermissionError:
+        raise RulesetError([doc.problem(("extends",), f"{parent_ref!r} is outside this file's "
+                                        "folder", expected="a bundled id or a path inside "
+                                        "this file's folder (RULESDSL_EXTENDS_ANYWHERE=1 "
+                                        "allows any path)")]) from None
     except KeyError:
         raise RulesetError([doc.problem(("extends",), f"no ruleset named {parent_ref!r}",
                                         expected="a bundled id or a path relative to this file",
@@ -103,7 +190,13 @@ def load_merged(path: Path, chain: tuple[str, ...] = ()) -> Document:
 def compile_file(path: str | Path) -> Ruleset:
     p = Path(path)
     doc = load_merged(p)
-    return compile_document(doc)
+    claimed = doc.claimed_hash
+    ruleset = compile_document(doc)
+    if claimed is not None and claimed != ruleset.hash:
+        raise RulesetError([Problem(str(p), 1, 1, "hash", "the compiled ruleset's content "
+                                    "does not match its hash (changed after compiling)",
+                                    expected="a file as `rulesdsl compile` wrote it")])
+    return ruleset
 
 
 def compile_document(doc: Document) -> Ruleset:

@@ -16,11 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from ..api import load
+from ..compiler.files import compile_file, read_bounded, resolve_confined
 from ..engine.base import Action, IllegalAction
 from ..errors import RulesdslError, RulesetError
 from ..model.ruleset import Ruleset
 
 LOG_FORMAT = 1
+RECORD_TYPES = ("header", "event", "action", "result", "observation")
+MAX_LOG_BYTES = 256 << 20  # a log is the referee's input: bounded like a rule file
+MAX_HANDS = 10_000
 # Actions whose content everyone at the table sees; the others show only their kind.
 PUBLIC_ACTIONS = frozenset({"play", "pass", "declare", "bid", "claim", "discard", "chow",
                             "pung", "kong", "added_kong", "win"})
@@ -91,86 +95,136 @@ class ReplayResult:
 
 
 def replay(path: str, ruleset_ref: str | Ruleset | None = None) -> ReplayResult:
-    """Re-check every action of a log against the rules. `ruleset_ref` overrides the
-    header's ruleset: an id or path, or an already compiled Ruleset (a referee checking
-    many logs compiles once and keeps the engine's caches warm); its hash must match."""
+    """Re-check a whole log against the rules: the header, every action, every event the
+    engine emits (none missing, none added), and the result line. `ruleset_ref` overrides
+    the header's ruleset: an id or path, or an already compiled Ruleset (a referee checking
+    many logs compiles once and keeps the engine's caches warm); its hash must match. A
+    header's own ruleset is a bundled id or a file inside the log's folder."""
+    log_path = Path(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return ReplayResult(False, f"{path}: no such log file")
-    except (OSError, UnicodeDecodeError) as exc:
-        return ReplayResult(False, f"{path}: cannot read the log ({exc})")
+        text = read_bounded(log_path, MAX_LOG_BYTES).decode("utf-8")
+    except RulesetError as exc:
+        return ReplayResult(False, f"{path}: cannot read the log ({exc.problems[0].message})")
+    except UnicodeDecodeError as exc:
+        return ReplayResult(False, f"{path}: cannot read the log ({exc.reason})")
     records = []
     for number, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
             continue
         try:
             record = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            return ReplayResult(False, f"{path}:{number}: not JSON ({exc.msg})", number)
-        if not isinstance(record, dict) or "type" not in record:
-            return ReplayResult(False, f"{path}:{number}: not a log record", number)
+        except (json.JSONDecodeError, RecursionError, ValueError) as exc:
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
+            return ReplayResult(False, f"{path}:{number}: not JSON ({why})", number)
+        if not isinstance(record, dict) or record.get("type") not in RECORD_TYPES:
+            return ReplayResult(False, f"{path}:{number}: not a log record (a record's type "
+                                f"is one of {', '.join(RECORD_TYPES)})", number)
         records.append((number, record))
     if not records or records[0][1]["type"] != "header":
         return ReplayResult(False, f"{path}:1: the log has no header line", 1)
-    _, header = records[0]
+    first, header = records[0]
+
+    def fail(number: int, message: str) -> ReplayResult:
+        return ReplayResult(False, f"{path}:{number}: {message}", number)
+
     if "view" in header:
-        return ReplayResult(False, f"{path}:1: this is seat {header['view']}'s view of a game; "
-                            "only a full log (written without --log-view) can be refereed", 1)
+        return fail(first, f"this is seat {header['view']}'s view of a game; only a full log "
+                    "(written without --log-view) can be refereed")
     if header.get("format") != LOG_FORMAT:
-        return ReplayResult(False, f"{path}:1: log format {header.get('format')!r} is not "
-                            f"supported (expected {LOG_FORMAT})", 1)
+        return fail(first, f"log format {header.get('format')!r} is not supported (expected "
+                    f"{LOG_FORMAT})")
     try:
-        ruleset = ruleset_ref if isinstance(ruleset_ref, Ruleset) else \
-            load(ruleset_ref or header.get("ruleset", ""))
+        if isinstance(ruleset_ref, Ruleset):
+            ruleset = ruleset_ref
+        elif ruleset_ref is not None:
+            ruleset = load(ruleset_ref)
+        else:
+            named = header.get("ruleset")
+            if not isinstance(named, str) or not named:
+                return fail(first, "the header names no ruleset")
+            ruleset = compile_file(resolve_confined(named, log_path.parent))
+    except PermissionError:
+        return fail(first, "the header's ruleset is outside the log's folder (name a bundled "
+                    "id, a file beside the log, or pass --ruleset)")
+    except KeyError:
+        return fail(first, f"cannot load the ruleset: no ruleset named "
+                    f"{header.get('ruleset')!r}")
     except RulesetError as exc:
-        return ReplayResult(False, f"{path}:1: cannot load the ruleset: {exc}", 1)
+        return fail(first, f"cannot load the ruleset: {exc}")
     if ruleset.hash != header.get("hash"):
-        return ReplayResult(False, f"{path}:1: the log was written by another version of "
-                            f"{header.get('ruleset')!r} (ruleset hash differs)", 1)
+        return fail(first, f"the log was written by another version of "
+                    f"{header.get('ruleset')!r} (ruleset hash differs)")
     seed, hands = header.get("seed"), header.get("hands")
-    if not isinstance(seed, int) or (hands is not None and not isinstance(hands, int)):
-        return ReplayResult(False, f"{path}:1: the header needs an integer seed", 1)
-    state = ruleset.new_game(seed=seed, **({} if hands is None else {"hands": hands}))
-    result = None
-    checked = 0  # engine events compared so far
-    last_action = 1
+    if type(seed) is not int or not 0 <= seed < 2 ** 63:
+        return fail(first, "the header needs a whole-number seed")
+    if hands is not None and (type(hands) is not int or not 1 <= hands <= MAX_HANDS):
+        return fail(first, f"the header's hands must be a whole number from 1 to {MAX_HANDS}")
+    try:
+        state = ruleset.new_game(seed=seed, **({} if hands is None else {"hands": hands}))
+    except RulesdslError as exc:
+        return fail(first, f"the header's game cannot start: {exc}")
+    checked = 0  # engine events matched so far
+    where = first  # the line whose events are being matched
+    actions = 0
+    result: tuple[int, dict[str, Any]] | None = None
     for number, record in records[1:]:
         kind = record["type"]
+        if result is not None:
+            return fail(number, "a record after the result line")
+        if kind == "header":
+            return fail(number, "a second header")
         if kind == "event":
-            # The recorded events must be the ones the rules produce (a referee's check that
-            # catches a changed action even when the changed action is itself legal).
+            # The recorded events must be the ones the rules produce, in order: a referee's
+            # check that catches a changed action even when the changed action is legal.
             expected = state.log[checked] if checked < len(state.log) else None
+            if expected is None:
+                return fail(number, f"an event the rules do not produce here (after line "
+                            f"{where})")
             if record.get("event") != expected:
-                return ReplayResult(False, f"{path}:{last_action}: the game diverges here: "
-                                    f"the rules give different events than the log records "
-                                    f"(line {number})", last_action)
+                return fail(where, f"the game diverges here: the rules give other events "
+                            f"than the log records (line {number})")
             checked += 1
             continue
+        if checked < len(state.log):
+            return fail(number, f"the log leaves out {len(state.log) - checked} event(s) the "
+                        f"rules produce after line {where}")
         if kind == "action":
-            last_action = number
+            actions += 1
+            if record.get("n") != actions:
+                return fail(number, f"action number {record.get('n')!r}; expected {actions}")
             if state.is_terminal():
-                return ReplayResult(False, f"{path}:{number}: an action after the end of the "
-                                    "game", number)
+                return fail(number, "an action after the end of the game")
             if record.get("seat") != state.current_player:
-                return ReplayResult(False, f"{path}:{number}: seat {record.get('seat')} acts "
-                                    f"but it is seat {state.current_player}'s turn", number)
+                return fail(number, f"seat {record.get('seat')!r} acts but it is seat "
+                            f"{state.current_player}'s turn")
             try:
                 action = Action.parse(record.get("action"))
                 state.apply(action)
             except IllegalAction as exc:
-                return ReplayResult(False, f"{path}:{number}: illegal action: {exc.reason}",
-                                    number)
+                return fail(number, f"illegal action: {exc.reason}")
             except RulesdslError as exc:
-                return ReplayResult(False, f"{path}:{number}: {exc}", number)
+                return fail(number, str(exc))
+            where = number
         elif kind == "result":
             result = (number, record)
+        else:  # an observation belongs to a seat's view, never to a referee's log
+            return fail(number, f"a {kind} record has no place in a full log")
     if not state.is_terminal():
-        return ReplayResult(False, f"{path}: the log ends before the game does",
-                            records[-1][0])
-    if result is not None:
-        number, record = result
-        if record.get("state_sha256") not in (None, state_digest(state)):
-            return ReplayResult(False, f"{path}:{number}: the recorded result does not match "
-                                "the replayed game", number)
-    return ReplayResult(True, "every action is legal", None, state.returns())
+        return fail(records[-1][0], "the log ends before the game does")
+    if checked < len(state.log):
+        return fail(records[-1][0], f"the log leaves out {len(state.log) - checked} event(s) "
+                    f"the rules produce after line {where}")
+    if result is None:
+        return fail(records[-1][0], "the log has no result line")
+    number, record = result
+    if record.get("actions") != actions:
+        return fail(number, f"the result counts {record.get('actions')!r} actions; the log "
+                    f"has {actions}")
+    if record.get("returns") != state.returns():
+        return fail(number, f"the result's returns {record.get('returns')!r} are not the "
+                    f"game's {state.returns()}")
+    if record.get("state_sha256") != state_digest(state):
+        return fail(number, "the result's state_sha256 does not match the replayed game"
+                    + ("" if "state_sha256" in record else " (it has none)"))
+    return ReplayResult(True, "every action is legal; every event and the result are the "
+                        "game's", None, state.returns())

@@ -50,6 +50,7 @@ class Document:
     data: Any
     values: dict[Path_, Mark] = field(default_factory=dict)
     keys: dict[Path_, Mark] = field(default_factory=dict)
+    claimed_hash: str | None = None  # a compiled ruleset's recorded content hash
 
     def mark(self, path: Path_, *, key: bool = False) -> Mark:
         """The closest recorded position for `path` (walking up to the root)."""
