@@ -54,6 +54,7 @@ from .limits import (
     MAX_REPEATING_PARTS,
     MAX_TIERS,
 )
+from .play_safety import check_finite, play_can_fail
 from .soundness import check_soundness
 from .static_checks import StaticChecks, card_hint
 
@@ -174,10 +175,12 @@ class _Compiler(StaticChecks):
             formulas=formulas, examples=examples, play=play, contract=self.contract,
             suit_systems=self.contract.honours("suit_systems"), **sections,
         )
+        check_finite(self, self.data)
         if not any(p.severity == "error" for p in self.problems):
             self._static_checks(ruleset)
             self._check_wild_count(ruleset)
             check_soundness(self, ruleset)
+            ruleset.play_can_fail = play_can_fail(self)
         return ruleset
 
     def _resolved(self) -> dict[str, Any]:
@@ -662,7 +665,7 @@ class _Compiler(StaticChecks):
                 if when:
                     rows.append((when[1], fields))
             out[name] = Table(name, list(spec["input"]), dict(spec["output"]), rows,
-                              self.options)
+                              self.options, where=self._where(("tables", name)))
         return out
 
     def _formulas(self) -> dict[str, Formula]:
@@ -672,7 +675,8 @@ class _Compiler(StaticChecks):
             scope = self._value_scope(spec["input"], path + ("input",))
             c = self.expr(path + ("expr",), spec["expr"], scope, INT)
             if c:
-                out[name] = Formula(name, list(spec["input"]), c[1], self.options)
+                out[name] = Formula(name, list(spec["input"]), c[1], self.options,
+                                    where=self._where(("formulas", name)))
         return out
 
     def _family_sections(self) -> dict[str, Any]:
@@ -684,7 +688,12 @@ class _Compiler(StaticChecks):
         return {**empty, **self.contract.read_sections(self)}
 
 
-    # -- what the family's contract reads
+    def _where(self, path: tuple) -> str:
+        """`file:line:column: ` of a definition, for messages raised at play time."""
+        mark = self.doc.mark(path, key=True)
+        return f"{mark.file or self.doc.file}:{mark.line}:{mark.column}: "
+
+        # -- what the family's contract reads
 
     def _play(self) -> Any:
         """The play section, read through the family's contract."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -24,6 +25,8 @@ from typing import Any
 
 from .. import notation as nt
 from ..errors import NotationError, RulesdslError
+from ..model.ruleset import LookupError_
+from ..runtime.expressions import EvaluationError
 
 TERMINAL = -2
 CHANCE = -1
@@ -35,6 +38,10 @@ TILE_ACTIONS = frozenset({"discard", "chow", "pung", "kong", "concealed_kong", "
                           "win"})
 _CARD_RANGE = range(nt.CARD_KINDS)
 _TILE_RANGE = range(nt.TILE_KINDS)
+
+
+class PlayError(RulesdslError):
+    """A rule failed while an action was applied; the state is as before the action."""
 
 
 class IllegalAction(RulesdslError):
@@ -275,11 +282,43 @@ class EngineState:
         return None
 
     def apply(self, action: Any) -> None:
-        """Apply a legal action; raise IllegalAction (state untouched) otherwise."""
+        """Apply a legal action; raise IllegalAction (state untouched) otherwise. A rule
+        that fails while the action is applied (a division by zero in a formula, a table
+        with no matching row) raises PlayError naming the rule, the seed and the action,
+        and leaves the state as it was: a ruleset whose rules can fail at all is
+        snapshotted before each action that evaluates them (`_evaluates`)."""
         act = Action.parse(action)
         checked = self._check(act)
-        self._do(act, checked)
+        saved = self._snapshot() if self.game.ruleset.play_can_fail and \
+            self._evaluates(act) else None
+        try:
+            self._do(act, checked)
+        except (LookupError_, EvaluationError, ArithmeticError) as exc:
+            if saved is not None:
+                self._restore(saved)
+            raise PlayError(f"{exc} (seed {getattr(self, 'seed', '?')}, hand "
+                            f"{getattr(self, 'hand_no', '?')}, action {act})") from None
         self.__dict__.pop("_card_plays", None)
+
+    def _evaluates(self, act: Action) -> bool:
+        """May applying this action evaluate a table, formula or condition? A family
+        answers cheaply (e.g. only the play that ends a hand); when unsure, True."""
+        return True
+
+    def _snapshot(self) -> tuple[bytes, int, int]:
+        # The log and the results only grow during an action: their lengths suffice.
+        fields = {k: getattr(self, k) for k in self.FIELDS if k not in ("log", "results")}
+        return pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL), len(self.log), \
+            len(self.results)
+
+    def _restore(self, saved: tuple[bytes, int, int]) -> None:
+        data, logged, results = saved
+        fresh = type(self)(self.game)  # memos start empty, as after restore_state
+        for key, value in pickle.loads(data).items():
+            setattr(fresh, key, value)
+        fresh.log, fresh.results = self.log[:logged], self.results[:results]
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
 
     def clone(self) -> Any:
         other = type(self)(self.game)

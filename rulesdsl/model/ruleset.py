@@ -83,6 +83,18 @@ class PatternDef:
     path: tuple = ()
 
 
+# A table's or formula's number beyond this is an error at play time: engines turn totals
+# into floats, and no game scores anywhere near it.
+MAX_VALUE = 10**15
+
+
+def _bounded(value: Any, what: str) -> Any:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and \
+            not -MAX_VALUE <= value <= MAX_VALUE:
+        raise LookupError_(f"{what} gives {value:.3g}, out of range (|value| <= 10^15)")
+    return value
+
+
 @dataclass
 class Table:
     name: str
@@ -90,6 +102,7 @@ class Table:
     outputs: dict[str, Any]  # "int" | "bool" | list of words
     rows: list[tuple[Fn, dict[str, Any]]]  # (when, {field: Fn | word})
     options: dict[str, Any]
+    where: str = ""  # file:line:column of its definition, for play-time errors
 
     def lookup(self, inputs: dict[str, Any],
                options: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -101,17 +114,19 @@ class Table:
             try:
                 hit = when(env)
             except EvaluationError as exc:
-                raise LookupError_(f"table {self.name!r}: {exc}") from None
+                raise LookupError_(f"{self.where}table {self.name!r}: {exc}") from None
             if hit:
                 out: dict[str, Any] = {}
                 for name, value in fields.items():
                     try:
-                        out[name] = value(env) if callable(value) else value
+                        out[name] = _bounded(value(env) if callable(value) else value,
+                                             f"{self.where}table {self.name!r}, field "
+                                             f"{name!r}")
                     except EvaluationError as exc:
-                        raise LookupError_(f"table {self.name!r}, field {name!r}: {exc}") \
-                            from None
+                        raise LookupError_(f"{self.where}table {self.name!r}, field "
+                                           f"{name!r}: {exc}") from None
                 return out
-        raise LookupError_(f"no row of table {self.name!r} matches {inputs}")
+        raise LookupError_(f"{self.where}no row of table {self.name!r} matches {inputs}")
 
 
 @dataclass
@@ -120,15 +135,18 @@ class Formula:
     inputs: list[str]
     fn: Fn
     options: dict[str, Any]
+    where: str = ""  # file:line:column of its definition, for play-time errors
 
     def evaluate(self, inputs: dict[str, Any], options: dict[str, Any] | None = None) -> Any:
         missing = [n for n in self.inputs if n not in inputs]
         if missing:
-            raise LookupError_(f"formula {self.name!r} needs input(s) {', '.join(missing)}")
+            raise LookupError_(f"{self.where}formula {self.name!r} needs input(s) "
+                               f"{', '.join(missing)}")
         try:
-            return self.fn(Env(None, {**self.options, **(options or {}), **inputs}))
+            value = self.fn(Env(None, {**self.options, **(options or {}), **inputs}))
         except EvaluationError as exc:
-            raise LookupError_(f"formula {self.name!r}: {exc}") from None
+            raise LookupError_(f"{self.where}formula {self.name!r}: {exc}") from None
+        return _bounded(value, f"{self.where}formula {self.name!r}")
 
 
 @dataclass
@@ -194,6 +212,9 @@ class Ruleset:
     # Trumps and each plain suit are suit-systems (plays compare within one, a trump
     # play beats a plain one): the family contract's `suit_systems` feature.
     suit_systems: bool = False
+    # Can a rule fail while a hand is played (a division by a value that may be 0, a table
+    # without a catch-all row)? The compiler decides; engines snapshot before actions then.
+    play_can_fail: bool = True
     play: Any = None  # the family's compiled play model (engine/<family>/play.py)
     contract: Any = None  # the family's contract (engine/<family>/contract.py)
 

@@ -540,6 +540,15 @@ class ShedState(EngineState):
 
     # ------------------------------------------------------------ applying
 
+    def _evaluates(self, act: Action) -> bool:
+        # Rules run when a hand can end (a claim, a seat going out) and, with ending
+        # tables, when a pass ends a round.
+        if act.kind == "claim":
+            return True
+        if act.kind == "pass":
+            return bool(self.game.rules.end_tables)
+        return self.to_act is not None and sum(self.hands[self.to_act]) == len(act.cards)
+
     def _do(self, act: Action, reading: Reading | None) -> None:
         seat = self.to_act
         assert seat is not None

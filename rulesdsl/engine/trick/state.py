@@ -674,6 +674,11 @@ class TrickState(HandResult, EngineState):
 
     # ------------------------------------------------------------ applying
 
+    def _evaluates(self, act: Action) -> bool:
+        # Tables and formulas run only when the hand ends: after a seat's last cards.
+        return self.phase == "play" and self.to_act is not None and \
+            sum(self.hands[self.to_act]) == len(act.cards)
+
     def _do(self, act: Action, checked: object = None) -> None:
         seat = self.to_act
         assert seat is not None
