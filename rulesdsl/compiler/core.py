@@ -179,6 +179,7 @@ class _Compiler(StaticChecks):
         if not any(p.severity == "error" for p in self.problems):
             self._static_checks(ruleset)
             self._check_wild_count(ruleset)
+            self._check_composite_bounds(ruleset)
             check_soundness(self, ruleset)
             ruleset.play_can_fail = play_can_fail(self)
         return ruleset

@@ -9,6 +9,7 @@ from .. import notation as nt
 from ..errors import NotationError, did_you_mean
 from ..language.schema import EXAMPLE_KINDS
 from ..runtime.expressions import TILE, a
+from .limits import MAX_OPTION_VARIANTS
 from .scenarios import check_scenario
 from .static_checks import card_hint
 
@@ -20,6 +21,7 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
                    patterns) -> list[dict[str, Any]]:
     """Check each example's form; return them annotated with parsed cards and paths."""
     out = []
+    variants: set[tuple] = set()
     # Every declared pattern: one switched off by default may be on under an example's options.
     declared = ((compiler.data or {}).get("patterns") or {}).get("list") or []
     pattern_names = {p.name for p in patterns} | {p["name"] for p in declared
@@ -70,6 +72,15 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
                 continue
             overrides[name] = value
         item["options"] = overrides
+        if overrides:
+            variants.add(tuple(sorted(overrides.items(), key=str)))
+            if len(variants) > MAX_OPTION_VARIANTS:
+                # each distinct set of options compiles the ruleset once more
+                compiler.error(path + ("options",), f"more than {MAX_OPTION_VARIANTS} "
+                               "different option sets among the examples (max option "
+                               "variants)", expected="examples grouped under fewer option "
+                               "sets")
+                ok = False
         if compiler.element == TILE and kind in ("pattern", "beats", "order", "trump",
                                                    "points"):
             compiler.error(path + (kind,), f"'{kind}' examples are for card games", key=True,

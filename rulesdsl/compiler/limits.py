@@ -12,3 +12,4 @@ MAX_DECK_CARDS = 8 * 54
 MAX_REPEATING_PARTS = 1
 MAX_REPEAT_STEPS = 5
 MAX_WILD_CARDS = 16  # the jokers of the largest deck (8 packs)
+MAX_OPTION_VARIANTS = 16  # distinct option sets among a file's examples (each compiles once)

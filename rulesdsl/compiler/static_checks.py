@@ -123,6 +123,34 @@ class StaticChecks:
                            expected=f"at most {MAX_WILD_CARDS} wild cards")
                 return
 
+    def _check_composite_bounds(self, ruleset: Ruleset) -> None:
+        """Every composite pattern is read within MAX_PART_COMBINATIONS from any hand: the
+        engines stop there, so a file that asks for more is refused, never read short."""
+        if ruleset.sameness != "rank" or ruleset.is_tiles:
+            return
+        from ..model.hand import HandContext
+        from ..model.patterns import MAX_PART_COMBINATIONS, _part_walk_size, _RankMatcher
+
+        deal = ruleset.deal
+        largest = deal.get("hand_size", 0) + deal.get("kitty", 0) + deal.get("dealer_extra", 0)
+        composites = [pd for pd in ruleset.patterns if pd.shape == "parts"]
+        if not composites:
+            return
+        for n_ctx, ctx in enumerate(ruleset.all_contexts()):
+            if n_ctx >= 16:
+                break
+            matcher = _RankMatcher(HandContext(ruleset, ctx))
+            for pd in composites:
+                for n in range(1, largest + 1):
+                    ways = _part_walk_size(matcher, pd, n)
+                    if ways > MAX_PART_COMBINATIONS:
+                        self.error(pd.path, f"pattern {pd.name!r} can be made {ways} ways "
+                                   f"from {n} cards, over the limit of "
+                                   f"{MAX_PART_COMBINATIONS} (max part combinations)",
+                                   expected="fewer or smaller parts, or a `where` that "
+                                   "narrows them")
+                        return
+
     def _check_points_total(self, ruleset: Ruleset) -> None:
         if ruleset.points_total is not None:
             total = ruleset.total_points()

@@ -56,12 +56,17 @@ def test_bounds_are_documented() -> None:
         assert words in text, words
 
 
-def test_reading_a_play_against_many_parts_is_immediate(tmp_path: Path) -> None:
+def test_reading_a_play_against_many_parts_is_immediate(tmp_path: Path, monkeypatch) -> None:
     # Eight 1-card parts: the reading walk once went through all 13**8 part products for
     # a 3-card play, though none fits in 3 cards (the cap counted only fitting ones).
+    # Validation now refuses the file (max part combinations); with the bound lifted, the
+    # walk must still skip what cannot fit.
     from rulesdsl import notation as nt
+    from rulesdsl.model import patterns
     from rulesdsl.model.hand import HandContext
     from rulesdsl.model.patterns import readings
+
+    monkeypatch.setattr(patterns, "MAX_PART_COMBINATIONS", 10**12)
 
     name, text, _, _ = next(c for c in CASES if c[0] == "eight_single_parts")
     path = tmp_path / f"{name}.yaml"
