@@ -99,3 +99,16 @@ def test_a_formula_beyond_any_score_is_an_error_not_an_overflow(tmp_path: Path) 
     with pytest.raises(PlayError, match="out of range"):
         while not state.is_terminal():
             state.apply(state.sample_action(rng))
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, 10**5000, 1.5, True, "7"],
+                         ids=["negative", "2^63", "5000 digits", "float", "bool", "text"])
+def test_a_seed_out_of_range_is_refused(seed) -> None:
+    with pytest.raises(rulesdsl.RulesdslError, match="the seed is a whole number"):
+        rulesdsl.load("guan-pai").new_game(seed=seed)
+
+
+@pytest.mark.parametrize("hands", [0, -3, 10**6, 2.0])
+def test_a_hand_count_out_of_range_is_refused(hands) -> None:
+    with pytest.raises(rulesdsl.RulesdslError, match="hands is a whole number"):
+        rulesdsl.load("guan-pai").new_game(seed=1, hands=hands)

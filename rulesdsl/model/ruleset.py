@@ -170,6 +170,15 @@ class LimitHand:
     for_: frozenset[str]
 
 
+def _short(value: Any) -> str:
+    """A value for a message, however long (a 5,000-digit int cannot even be printed)."""
+    try:
+        text = repr(value)
+    except ValueError:
+        return "a number too long to print"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 @dataclass
 class Ruleset:
     """The compiled, fully resolved ruleset."""
@@ -231,6 +240,13 @@ class Ruleset:
 
     def new_game(self, seed: int = 0, **options: Any):
         """A new match (or `hands=N` hands) of this ruleset, deterministic given the seed."""
+        if type(seed) is not int or not 0 <= seed < 2**63:
+            raise RulesdslError(f"the seed is a whole number from 0 to 2^63 - 1, not "
+                                f"{_short(seed)}")
+        hands = options.get("hands")
+        if hands is not None and (type(hands) is not int or not 1 <= hands <= 10_000):
+            raise RulesdslError(f"hands is a whole number from 1 to 10000, not "
+                                f"{_short(hands)}")
         return self.game().new_game(seed=seed, **options)
 
     def state_from_json(self, text: str):
