@@ -126,7 +126,7 @@ class _Compiler(StaticChecks):
         players = d.get("players", {"count": 4})
         counts = players["count"] if isinstance(players["count"], list) else [players["count"]]
         teams = self._teams(players, counts[0])
-        deck = self._deck()
+        deck = self.deck = self._deck()
         self.ranks = self._ranks()
         context = self._context(deck)
         self.context = context

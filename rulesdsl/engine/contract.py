@@ -33,6 +33,7 @@ class PlayReader(Protocol):
     tables: dict[str, Any]
     formulas: dict[str, Any]
     card_scope: Scope
+    deck: list[int]  # copies of each card or tile kind in play
 
     def error(self, path: tuple, message: str, **kw: Any) -> None: ...
 

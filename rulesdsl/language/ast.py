@@ -172,11 +172,29 @@ def children(node: Node) -> tuple[Node, ...]:
 
 
 def depth(node: Node) -> int:
-    """Nesting depth, computed without recursion (trees may be hostile)."""
+    """Depth of the tree, computed without recursion (trees may be hostile)."""
     best = 0
     stack = [(node, 1)]
     while stack:
         current, d = stack.pop()
         best = max(best, d)
         stack.extend((c, d + 1) for c in children(current))
+    return best
+
+
+def nesting(node: Node) -> int:
+    """Nesting depth as an author sees it: a flat chain of one precedence level
+    (`a and b and c`, `x + y - z`) is one level however long, since its nodes lean left;
+    brackets on the right, `not`, `-`, `**`, calls and lists nest."""
+    best = 0
+    stack = [(node, 1)]
+    while stack:
+        current, d = stack.pop()
+        best = max(best, d)
+        if isinstance(current, (BoolOp, BinOp)) and current.op != "**":
+            left = current.left
+            stack.append((left, d if precedence(left) == precedence(current) else d + 1))
+            stack.append((current.right, d + 1))
+        else:
+            stack.extend((c, d + 1) for c in children(current))
     return best

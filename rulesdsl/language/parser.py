@@ -17,13 +17,19 @@ from ..resources import grammar_path
 from . import ast
 
 if TYPE_CHECKING:
-    from lark import Lark, Tree
+    from lark import Lark
 
 # lark (~0.07 s to import) is only imported when a text is not in the per-user tree cache
 # below; `_lark()` returns the names this module uses from it.
 
 MAX_EXPRESSION_CHARS = 2000
+# Nesting as an author sees it (ast.nesting): a flat chain such as `a and b and c` is one
+# level however long.
 MAX_EXPRESSION_DEPTH = 64
+# Operations on one path of the tree, chains included: the compiler and the engines walk
+# trees recursively, and a chain leans one level per term (1000 terms of `1+1+...` fit in
+# the length bound).
+MAX_TREE_DEPTH = 4 * MAX_EXPRESSION_DEPTH
 
 
 class ExpressionSyntaxError(RulesdslError):
@@ -87,8 +93,9 @@ def _to_ast() -> Any:
     lark = _lark()[0]
 
     @lark.v_args(meta=True)
-    class ToAst(lark.Transformer):
-        """The one place where parse trees become typed expression nodes."""
+    class ToAst(lark.Transformer_NonRecursive):
+        """The one place where parse trees become typed expression nodes (without
+        recursion: a long flat chain makes a tree as deep as its terms)."""
 
         def number(self, meta, children):
             return ast.Num(int(children[0]), pos=_pos(meta))
@@ -195,18 +202,6 @@ def _nesting(text: str) -> int:
     return best
 
 
-def _tree_depth(tree: Tree) -> int:
-    Tree = _lark()[0].Tree
-    best = 0
-    stack = [(tree, 1)]
-    while stack:
-        node, d = stack.pop()
-        best = max(best, d)
-        if isinstance(node, Tree):
-            stack.extend((c, d + 1) for c in node.children)
-    return best
-
-
 def parse_expression(text: str) -> ast.Node:
     """Parse one expression, or raise ExpressionSyntaxError with an offset."""
     if isinstance(text, str):
@@ -268,16 +263,17 @@ def _parse_uncached(text: str) -> ast.Node:
     except errors.UnexpectedInput as exc:  # pragma: no cover - other lark input errors
         raise ExpressionSyntaxError(str(exc).splitlines()[0], getattr(exc, "pos_in_stream", 0)
                                     or 0) from None
-    if _tree_depth(tree) > 4 * MAX_EXPRESSION_DEPTH:
-        raise ExpressionSyntaxError(
-            f"expression nests too deeply (max expression depth {MAX_EXPRESSION_DEPTH})", 0)
     if isinstance(tree, lark.Token):  # a bare terminal cannot be produced, but be safe
         raise ExpressionSyntaxError("not an expression", 0)
     node = _to_ast()().transform(tree)
-    if ast.depth(node) > MAX_EXPRESSION_DEPTH:
+    if ast.nesting(node) > MAX_EXPRESSION_DEPTH:
         raise ExpressionSyntaxError(
             f"expression nests more than {MAX_EXPRESSION_DEPTH} levels "
             "(max expression depth)", 0)
+    if ast.depth(node) - 1 > MAX_TREE_DEPTH:  # operations on the longest path
+        raise ExpressionSyntaxError(
+            f"expression chains more than {MAX_TREE_DEPTH} operations (max expression chain)",
+            0, f"a chain of at most {MAX_TREE_DEPTH} operations")
     return node
 
 

@@ -77,7 +77,12 @@ EXPR = {
     "examples": ["suit == trump and rank == 5", "card == SA", "is_joker"],
 }
 
-NAME = {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$",
+# The end of a name. In Python's re (jsonschema's) `$` also matches before a final newline,
+# so "evil\n" would pass; `(?!\n)` refuses that and changes nothing in an editor's
+# JavaScript regex, where `$` is the end of the text.
+END = r"$(?!\n)"
+
+NAME = {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*" + END,
         "description": "A name: letters, digits and underscores, not starting with a digit."}
 
 
@@ -426,7 +431,7 @@ EXAMPLE = {
         "scenario": _s("A play scenario: what it shows (the hand is built from `hands`, then "
                        "`actions` are applied in order).",
                        "a led tractor must be answered by a tractor when one is held"),
-        "hands": {"type": "object", "propertyNames": {"pattern": "^[0-9]$"},
+        "hands": {"type": "object", "propertyNames": {"pattern": "^[0-9]" + END},
                   "description": "Scenario: seat -> what it holds (seats not listed hold "
                                  "nothing).",
                   "additionalProperties": _s("Cards or tiles.", "S6 S6 S7 S7 H9",
@@ -437,17 +442,17 @@ EXAMPLE = {
                        "3s"),
         "tiles_left": _int("Scenario (tiles): tiles in the wall (default: the given draws "
                            "and every tile nobody holds).", 0, 1000, 17, 40),
-        "exposed": {"type": "object", "propertyNames": {"pattern": "^[0-9]$"},
+        "exposed": {"type": "object", "propertyNames": {"pattern": "^[0-9]" + END},
                     "description": "Scenario (tiles): seat -> its exposed melds.",
                     "additionalProperties": {"type": "array",
                                              "items": _s("A meld.", "p:555z", "c:123m"),
                                              "description": "Melds.",
                                              "examples": [["p:555z"], ["c:123m", "p:1z1z1z"]]}},
-        "exposed_flowers": {"type": "object", "propertyNames": {"pattern": "^[0-9]$"},
+        "exposed_flowers": {"type": "object", "propertyNames": {"pattern": "^[0-9]" + END},
                             "description": "Scenario (tiles): seat -> flowers and other bonus "
                                            "tiles it has set aside.",
                             "additionalProperties": _s("Tiles.", "1f 5z")},
-        "discards": {"type": "object", "propertyNames": {"pattern": "^[0-9]$"},
+        "discards": {"type": "object", "propertyNames": {"pattern": "^[0-9]" + END},
                      "description": "Scenario (tiles): seat -> tiles it discarded before.",
                      "additionalProperties": _s("Tiles.", "1z 9m")},
         "dealer": _int("Scenario: the dealer's seat.", 0, 7, 0, 3),
@@ -578,7 +583,7 @@ def ruleset_schema_with(play: dict[str, Any]) -> dict[str, Any]:
         "properties": {
             "language": {"const": 1, "description": "The rules-language version: 1."},
             "id": _s("Lower-case slug; what rulesdsl.load() takes.", "my-local-variant",
-                     "red-five-6-players", pattern="^[a-z0-9][a-z0-9-]{0,63}$"),
+                     "red-five-6-players", pattern="^[a-z0-9][a-z0-9-]{0,63}" + END),
             "name": _obj("Display names.", {"zh": _s("Chinese name.", "升级", "红五"),
                                             "en": _s("English name.", "Sheng Ji",
                                                      "Red Five")}),

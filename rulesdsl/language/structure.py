@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Problem, did_you_mean
 from .quickcheck import is_valid
+from .schema import END
 from .yamlio import Document
 
 if TYPE_CHECKING:
@@ -194,4 +195,4 @@ def _pattern_words(pattern: str) -> str:
         return "a lower-case slug of letters, digits and '-'"
     if pattern.startswith("^[A-Za-z_]"):
         return "a name of letters, digits and '_', not starting with a digit"
-    return f"text matching {pattern}"
+    return f"text matching {pattern.removesuffix(END[1:])}"  # shown without its guard

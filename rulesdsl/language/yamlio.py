@@ -3,11 +3,14 @@
 PyYAML composes the file into nodes (no object construction, no tags that run
 code); we build plain Python values from the nodes ourselves, recording where
 each value and each mapping key starts. Duplicate keys, unknown tags, alias
-bombs, oversized files and excessive nesting are reported as problems.
+bombs, oversized files, excessive nesting and characters YAML refuses (or reads as a
+line break no editor shows) are reported as problems.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +26,13 @@ MAX_DEPTH = 64
 MAX_NODES = 50_000
 
 Path_ = tuple[Any, ...]
+
+# What YAML allows in a stream (its printable set), less NEL, LINE SEPARATOR and PARAGRAPH
+# SEPARATOR: PyYAML (YAML 1.1) reads those three as line breaks, editors and YAML 1.2 do
+# not, so a comment holding one may end early and hide a key no editor shows.
+_REFUSED = re.compile("[^\x09\x0a\x0d\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd"
+                      "\U00010000-\U0010ffff]")
+_HIDDEN_BREAKS = {"\x85": "NEL", "\u2028": "LINE SEPARATOR", "\u2029": "PARAGRAPH SEPARATOR"}
 
 _SCALAR_TAGS = {
     "tag:yaml.org,2002:str",
@@ -118,6 +128,9 @@ def load_yaml(text: str | bytes, file: str = "<string>") -> Document:
     if not text.strip():
         raise RulesetError([_problem_at(file, None, "file is empty",
                                         expected="a YAML mapping of ruleset keys")])
+    refused = _REFUSED.search(text)
+    if refused:
+        raise RulesetError([_character_problem(file, text, refused.start())])
 
     # Excessive nesting is reported from the token stream (`_check_depth`), before any
     # other problem. Re-reading every token costs as much as composing, so it runs only
@@ -161,6 +174,24 @@ def load_yaml(text: str | bytes, file: str = "<string>") -> Document:
     return doc
 
 
+def _character_problem(file: str, text: str, index: int) -> Problem:
+    """A character YAML refuses, or reads as a line break where editors see none, at its
+    line and column as an editor counts them (breaks: \\n, \\r\\n, \\r)."""
+    lines = re.split("\r\n|\r|\n", text[:index])
+    char = text[index]
+    name = _HIDDEN_BREAKS.get(char)
+    if name:
+        message = (f"character U+{ord(char):04X} ({name}) is not allowed in a rule file: YAML "
+                   "reads it as a line break, editors do not")
+        suggestion = (f"delete it, or write it as \\u{ord(char):04x} inside a double-quoted "
+                      "string")
+    else:
+        kind = "a control character" if unicodedata.category(char) == "Cc" else "unprintable"
+        message = f"character U+{ord(char):04X} ({kind}) is not allowed in a rule file"
+        suggestion = None
+    return Problem(file, len(lines), len(lines[-1]) + 1, "", message, suggestion=suggestion)
+
+
 def _syntax_problem(file: str, text: str, exc: yaml.MarkedYAMLError) -> Problem:
     """A YAML syntax error in words an author can act on."""
     mark = exc.problem_mark or exc.context_mark
@@ -194,7 +225,7 @@ def _raise_depth_problem(text: str, file: str) -> None:
         raise RulesetError([depth_problem])
 
 
-def _check_depth(text: str, file: str) -> Problem | None:
+def _check_depth(text: str, file: str, retry: bool = True) -> Problem | None:
     """Reject excessive nesting from the token stream, before any recursion."""
     depth = 0
     starts = (
@@ -214,7 +245,13 @@ def _check_depth(text: str, file: str) -> Problem | None:
                                        "(max depth)")
             elif isinstance(token, ends):
                 depth -= 1
-    except yaml.YAMLError:
+    except yaml.YAMLError as exc:
+        # libyaml stops at its own nesting limit (1000 levels) while it still holds back
+        # the tokens of that line (each '[' may start a key): the text before its stop
+        # scans whole, so our bound is named at its own place.
+        mark = getattr(exc, "problem_mark", None)
+        if retry and mark is not None and 0 < mark.index < len(text):
+            return _check_depth(text[:mark.index], file, retry=False)
         return None  # the composer reports syntax errors with better context
     return None
 

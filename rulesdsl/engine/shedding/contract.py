@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import notation as nt
+from ...errors import NotationError
 from ...language import schema as sc
 from ...runtime.expressions import BOOL, INT
 from ..contract import MISSING, Cards, Contract, Custom, Expr, Hook, PlayReader, Section, Value
@@ -145,6 +147,16 @@ def _finish(reader: PlayReader, section: dict[str, Any], model: ShedPlay) -> Non
     if "holder" in (model.first_lead, model.then_lead) and not model.holder:
         reader.error(("play",), "a holder lead needs 'holder' cards",
                      expected="holder: [S3, S4, ...]")
+    # A card no one can hold would be skipped silently: refuse it where it is written.
+    absent = {k for k, n in enumerate(reader.deck) if not n}
+    for i, text in enumerate(section.get("holder") or []):
+        try:
+            card = nt.parse_card(text)
+        except NotationError:
+            continue  # reported by the Cards key
+        if card in absent:
+            reader.error(("play", "holder", i), f"{nt.format_card(card)} is not in the deck",
+                         expected="cards of the deck")
     if model.side_payout is not None and model.auction is None:
         reader.error(("play", "settle", "side_payout"), "side_payout needs an auction",
                      expected="play.auction")
