@@ -603,8 +603,8 @@ class _Compiler(StaticChecks):
         pd.bomb = p.get("bomb", False)
         pd.counts_as_size = p.get("counts_as_size")
         pd.exclusive = p.get("exclusive", False)
-        for k in ("bomb_free", "maximal"):
-            if p.get(k) and pd.shape != "parts":
+        for k in ("bomb_free", "maximal", "distinct", "same_length", "key"):
+            if k in p and pd.shape != "parts":
                 self.error(path + (k,), f"{k} only applies to a composite (parts)", key=True,
                            expected="parts: [...]")
         if pd.counts_as_size is not None and not pd.bomb:

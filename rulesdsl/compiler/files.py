@@ -46,13 +46,14 @@ def read_bounded(p: Path, limit: int) -> bytes:
         raise refuse("is a folder, not a file") from None
     except OSError as exc:
         raise refuse(f"cannot read file: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as f:
-        mode = os.fstat(f.fileno()).st_mode
+    mode = os.fstat(fd).st_mode  # before fdopen, which refuses a folder itself
+    if not stat.S_ISREG(mode):
+        os.close(fd)
         if stat.S_ISDIR(mode):
             raise refuse("is a folder, not a file")
-        if not stat.S_ISREG(mode):
-            raise refuse("is not a regular file (a device, pipe or socket is never read)",
-                         expected="a .yaml or .json rule file")
+        raise refuse("is not a regular file (a device, pipe or socket is never read)",
+                     expected="a .yaml or .json rule file")
+    with os.fdopen(fd, "rb") as f:
         try:
             data = f.read(limit + 1)
         except OSError as exc:
