@@ -19,7 +19,7 @@ import pytest
 
 import rulesdsl
 from rulesdsl import notation as nt
-from rulesdsl.engine.base import Action, IllegalAction
+from rulesdsl.engine.base import Action, IllegalAction, restore_state
 
 from .helpers import assert_illegal
 
@@ -951,7 +951,8 @@ def test_unreadable_actions_raise_illegal_action():
 def test_json_round_trip_mid_claims():
     st = position(CLAIMS_3S)
     st.apply("discard 3s")
-    again = ruleset().state_from_json(st.to_json())
+    # a wall of FILLER tiles is no state of real play: the saved-state check refuses it
+    again = restore_state(type(st), st.game, st.to_json(), check=False)
     assert again.to_json() == st.to_json()
     assert names(again) == names(st)
     again.apply("chow 4s 5s")

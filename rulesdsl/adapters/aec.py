@@ -147,12 +147,20 @@ class RulesetEnv(AECEnv):
             mask = self.action_mask()
         return {"observation": obs, "action_mask": mask}
 
-    def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+    def step(self, action: Any = None) -> None:
+        """Apply an action index (an int; a numpy integer too) for the agent selected.
+        After the end every agent is stepped out with None (PettingZoo's dead step); once
+        all are, stepping with None does nothing. Anything else refused raises ValueError
+        and changes nothing."""
+        agent = self._selected()
+        if agent not in self.terminations:  # every agent was stepped out after the end
+            if action is not None:
+                raise ValueError("the episode is over: reset() to play again")
             return
-        index = int(action)
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)  # refuses anything but None
+            return
+        index = _action_index(action, self.layout.size, agent)
         mask = self.action_mask()
         if not 0 <= index < self.layout.size or not mask[index]:
             raise ValueError(f"action {index} ({self._name(index)}) is not allowed now")
@@ -170,6 +178,19 @@ class RulesetEnv(AECEnv):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        agent = self._selected()
+        if agent not in self.terminations:
+            # Stepped out after the end: its view of the final state, its reward collected.
+            return self.observe(agent) if observe else None, 0.0, True, False, {}
+        return super().last(observe)
+
+    def _selected(self) -> str:
+        agent = getattr(self, "agent_selection", None)
+        if agent is None or self.state is None:
+            raise ValueError("call reset() before step() or last()")
+        return agent
 
     def render(self) -> str | None:
         if self.state is None:
@@ -369,6 +390,19 @@ class RulesetEnv(AECEnv):
         sizes = obs.get("hand_sizes", [0] * self.players)
         out += [float(sizes[s]) for s in order]
         return out
+
+
+def _action_index(action: Any, size: int, agent: str) -> int:
+    """An action as an index: an int or numpy integer (a 0-d integer array too), never a
+    bool, a float or text, which int() would quietly turn into some action."""
+    if isinstance(action, np.ndarray) and action.shape == () and \
+            np.issubdtype(action.dtype, np.integer):
+        action = action.item()
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        what = "None" if action is None else f"{action!r} ({type(action).__name__})"
+        raise ValueError(f"{agent} is to act: give an action index, an int from 0 to "
+                         f"{size - 1}, not {what}")
+    return int(action)
 
 
 def _one_hot(n: int, index: int | None) -> list[float]:

@@ -53,11 +53,20 @@ def read_bounded(p: Path, limit: int) -> bytes:
             raise refuse("is a folder, not a file")
         raise refuse("is not a regular file (a device, pipe or socket is never read)",
                      expected="a .yaml or .json rule file")
+    chunks: list[bytes] = []
+    got = 0
     with os.fdopen(fd, "rb") as f:
         try:
-            data = f.read(limit + 1)
+            # In chunks: read(limit + 1) would allocate the whole bound for a small file.
+            while got <= limit:
+                chunk = f.read(min(1 << 16, limit + 1 - got))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                got += len(chunk)
         except OSError as exc:
             raise refuse(f"cannot read file: {exc.strerror}") from None
+    data = b"".join(chunks)
     if len(data) > limit:
         raise refuse(f"the file is larger than {limit} bytes (max file size)")
     return data
@@ -65,8 +74,8 @@ def read_bounded(p: Path, limit: int) -> bytes:
 
 def _json_document(data: bytes, file: str) -> Document:
     try:
-        payload = json.loads(data.decode("utf-8"), object_pairs_hook=_no_duplicate_keys)
-    except _DuplicateKey as exc:
+        payload = json.loads(data.decode("utf-8"), object_pairs_hook=no_duplicate_keys)
+    except DuplicateKey as exc:
         raise RulesetError([Problem(file, 1, 1, "", f"duplicate key {exc.key!r}",
                                     expected="each key once in an object")]) from None
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as exc:
@@ -89,17 +98,17 @@ def _json_document(data: bytes, file: str) -> Document:
     return Document(file, payload, claimed_hash=claimed)
 
 
-class _DuplicateKey(ValueError):
+class DuplicateKey(ValueError):
     def __init__(self, key: str):
         super().__init__(key)
         self.key = key
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in pairs:
         if k in out:
-            raise _DuplicateKey(k)
+            raise DuplicateKey(k)
         out[k] = v
     return out
 

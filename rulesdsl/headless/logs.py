@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from ..api import load
-from ..compiler.files import compile_file, read_bounded, resolve_confined
+from ..compiler.files import (
+    DuplicateKey,
+    compile_file,
+    no_duplicate_keys,
+    read_bounded,
+    resolve_confined,
+)
 from ..engine.base import Action, IllegalAction
 from ..errors import RulesdslError, RulesetError
 from ..model.ruleset import Ruleset
@@ -102,17 +108,23 @@ def replay(path: str, ruleset_ref: str | Ruleset | None = None) -> ReplayResult:
     header's own ruleset is a bundled id or a file inside the log's folder."""
     log_path = Path(path)
     try:
-        text = read_bounded(log_path, MAX_LOG_BYTES).decode("utf-8")
+        data = read_bounded(log_path, MAX_LOG_BYTES)
     except RulesetError as exc:
         return ReplayResult(False, f"{path}: cannot read the log ({exc.problems[0].message})")
-    except UnicodeDecodeError as exc:
-        return ReplayResult(False, f"{path}: cannot read the log ({exc.reason})")
     records = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(data.split(b"\n"), 1):
+        try:
+            raw = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return ReplayResult(False, f"{path}:{number}: not UTF-8 text ({exc.reason})",
+                                number)
         if not raw.strip():
             continue
         try:
-            record = json.loads(raw)
+            record = json.loads(raw, object_pairs_hook=no_duplicate_keys)
+        except DuplicateKey as exc:
+            return ReplayResult(False, f"{path}:{number}: the key {exc.key!r} is given twice",
+                                number)
         except (json.JSONDecodeError, RecursionError, ValueError) as exc:
             why = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
             return ReplayResult(False, f"{path}:{number}: not JSON ({why})", number)
@@ -180,7 +192,7 @@ def replay(path: str, ruleset_ref: str | Ruleset | None = None) -> ReplayResult:
             if expected is None:
                 return fail(number, f"an event the rules do not produce here (after line "
                             f"{where})")
-            if record.get("event") != expected:
+            if _canonical(record.get("event")) != _canonical(expected):
                 return fail(where, f"the game diverges here: the rules give other events "
                             f"than the log records (line {number})")
             checked += 1
@@ -190,11 +202,11 @@ def replay(path: str, ruleset_ref: str | Ruleset | None = None) -> ReplayResult:
                         f"rules produce after line {where}")
         if kind == "action":
             actions += 1
-            if record.get("n") != actions:
+            if type(record.get("n")) is not int or record.get("n") != actions:
                 return fail(number, f"action number {record.get('n')!r}; expected {actions}")
             if state.is_terminal():
                 return fail(number, "an action after the end of the game")
-            if record.get("seat") != state.current_player:
+            if type(record.get("seat")) is not int or record.get("seat") != state.current_player:
                 return fail(number, f"seat {record.get('seat')!r} acts but it is seat "
                             f"{state.current_player}'s turn")
             try:
@@ -217,10 +229,10 @@ def replay(path: str, ruleset_ref: str | Ruleset | None = None) -> ReplayResult:
     if result is None:
         return fail(records[-1][0], "the log has no result line")
     number, record = result
-    if record.get("actions") != actions:
+    if type(record.get("actions")) is not int or record.get("actions") != actions:
         return fail(number, f"the result counts {record.get('actions')!r} actions; the log "
                     f"has {actions}")
-    if record.get("returns") != state.returns():
+    if _canonical(record.get("returns")) != _canonical(state.returns()):
         return fail(number, f"the result's returns {record.get('returns')!r} are not the "
                     f"game's {state.returns()}")
     if record.get("state_sha256") != state_digest(state):
@@ -228,3 +240,9 @@ def replay(path: str, ruleset_ref: str | Ruleset | None = None) -> ReplayResult:
                     + ("" if "state_sha256" in record else " (it has none)"))
     return ReplayResult(True, "every action is legal; every event and the result are the "
                         "game's", None, state.returns())
+
+
+def _canonical(value: Any) -> str:
+    """A value as JSON text: `false` is not `0` and `1.0` is not `1` (Python's == says
+    they are, and a referee must not)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)

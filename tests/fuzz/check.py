@@ -3,15 +3,18 @@
 `rulesdsl.validate_file(path)` and `rulesdsl.load(path)` either give a compiled ruleset
 or problems (a RulesetError) whose every problem has a line ≥ 1, a column ≥ 1 and a
 message; never another exception, never longer than TIME_LIMIT seconds, never more than
-MEMORY_LIMIT bytes traced.
+MEMORY_LIMIT bytes traced. `guarded` puts any check under the same time and memory
+property (check_artifacts.py uses it for logs, compiled rulesets and saved states).
 """
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import traceback
 import tracemalloc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -54,45 +57,73 @@ def bad_problems(problems: list[Problem]) -> list[str]:
     return out
 
 
-def failure(path: Path, *, load_too: bool = True, examples: bool = True,
-            trace_memory: bool = True, seconds: float = TIME_LIMIT) -> str | None:
-    """None when the file gets a clear answer; else what went wrong."""
+def guarded(run: Callable[[], str | None], *, trace_memory: bool = True,
+            seconds: float = TIME_LIMIT) -> str | None:
+    """`run()` (None, or what went wrong) under the time limit and the memory trace; a
+    hang, a RecursionError, a MemoryError or any exception `run` lets out is a failure."""
     if trace_memory:
         tracemalloc.start()
     try:
         with time_limit(seconds):
-            result = rulesdsl.validate_file(path, examples)
-            if result.ruleset is None and not result.problems:
-                return "validate_file gave neither a ruleset nor problems"
-            bad = bad_problems(result.problems)
-            if bad:
-                return "validate_file: " + "; ".join(bad[:3])
-            if load_too:
-                try:
-                    rulesdsl.load(path)
-                    loaded = True
-                except RulesetError as exc:
-                    loaded = False
-                    if not exc.problems:
-                        return "load raised a RulesetError without problems"
-                    bad = bad_problems(exc.problems)
-                    if bad:
-                        return "load: " + "; ".join(bad[:3])
-                if loaded != (result.ruleset is not None):
-                    return f"load {'compiled' if loaded else 'refused'} what validate_file " \
-                           f"{'refused' if loaded else 'compiled'}"
+            problem = run()
     except Timeout as exc:
         return f"hang: {exc}"
     except RecursionError:
-        return "RecursionError:\n" + traceback.format_exc(limit=-8)
+        return f"RecursionError{origin()}:\n" + traceback.format_exc(limit=-8)
     except MemoryError:
         return "MemoryError"
-    except Exception as exc:  # the finding: any exception other than RulesetError
-        return f"{type(exc).__name__}: {exc}\n" + traceback.format_exc(limit=-8)
+    except Exception as exc:  # the finding: any exception `run` did not expect
+        return f"{type(exc).__name__}{origin()}: {exc}\n" + traceback.format_exc(limit=-8)
     finally:
         if trace_memory:
             _, peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
-    if trace_memory and peak > MEMORY_LIMIT:
+    if problem is None and trace_memory and peak > MEMORY_LIMIT:
         return f"memory: traced peak {peak / 2**20:.0f} MiB over {MEMORY_LIMIT / 2**20:.0f} MiB"
-    return None
+    return problem
+
+
+def origin() -> str:
+    """` at rulesdsl/…/file.py:line`: the deepest frame of the exception being handled
+    inside the package (where a finding comes from), or nothing."""
+    tb = sys.exc_info()[2]
+    found = ""
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if _PACKAGE in name:
+            found = f" at rulesdsl/{name.split(_PACKAGE, 1)[1]}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return found
+
+
+_PACKAGE = f"{os.sep}rulesdsl{os.sep}"
+
+
+def failure(path: Path, *, load_too: bool = True, examples: bool = True,
+            trace_memory: bool = True, seconds: float = TIME_LIMIT) -> str | None:
+    """None when the file gets a clear answer; else what went wrong."""
+
+    def run() -> str | None:
+        result = rulesdsl.validate_file(path, examples)
+        if result.ruleset is None and not result.problems:
+            return "validate_file gave neither a ruleset nor problems"
+        bad = bad_problems(result.problems)
+        if bad:
+            return "validate_file: " + "; ".join(bad[:3])
+        if load_too:
+            try:
+                rulesdsl.load(path)
+                loaded = True
+            except RulesetError as exc:
+                loaded = False
+                if not exc.problems:
+                    return "load raised a RulesetError without problems"
+                bad = bad_problems(exc.problems)
+                if bad:
+                    return "load: " + "; ".join(bad[:3])
+            if loaded != (result.ruleset is not None):
+                return f"load {'compiled' if loaded else 'refused'} what validate_file " \
+                       f"{'refused' if loaded else 'compiled'}"
+        return None
+
+    return guarded(run, trace_memory=trace_memory, seconds=seconds)

@@ -98,6 +98,26 @@ class ShedGame:
         return build_position(self, pos)
 
 
+# Log events holding lists or dicts, deep-copied for an observation (the others are flat;
+# tests/test_saved_states.py fails on a nested event of another type).
+_NESTED_EVENTS = frozenset({"hand_end"})
+
+
+def _hand_text(names: list[str], counts: list[int]) -> str:
+    """nt.format_cards of a hand's count vector, from the names written once."""
+    return " ".join([names[k] if c == 1 else " ".join([names[k]] * c)
+                     for k, c in enumerate(counts) if c])
+
+
+def _json_copy(value: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists, scalars), faster than copy.deepcopy."""
+    if type(value) is dict:
+        return {k: _json_copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_json_copy(v) for v in value]
+    return value
+
+
 class ShedState(EngineState):
     """One game (a number of hands) of a shedding ruleset."""
 
@@ -169,11 +189,12 @@ class ShedState(EngineState):
 
     def observation(self, player: int) -> dict[str, Any]:
         g = self.game
-        if not 0 <= player < g.players:
-            raise RulesdslError(f"no seat {player}")
+        if type(player) is not int or not 0 <= player < g.players:
+            raise RulesdslError(f"no seat {player!r}: a seat is an int from 0 to "
+                                f"{g.players - 1}")
         return {
             "seat": player,
-            "hand": nt.format_cards(self._cards(self.hands[player])),
+            "hand": _hand_text(g._names, self.hands[player]),
             "hand_no": self.hand_no,
             "phase": self.phase,
             "to_act": self.to_act,
@@ -184,8 +205,32 @@ class ShedState(EngineState):
             "captured": list(self.captured),
             "out": list(self.out),
             "cards_left": [sum(h) for h in self.hands],
-            "log": [e for e in self.log if e["type"] != "deal"],
+            "log": self._public_log(),
         }
+
+    def _public_log(self) -> list[dict[str, Any]]:
+        """The log without the deals (other seats' cards), in copies: an observation
+        shares no object with the state. The events to show are picked once and
+        remembered (the log only grows): a call copies the small dicts, and deep-copies
+        the few holding lists."""
+        log = self.log
+        memo = self.__dict__.get("_public_memo")
+        if memo is None or memo[0] is not log or memo[1] > len(log):
+            memo = self.__dict__["_public_memo"] = [log, 0, [], []]  # read, shown, nested
+        if memo[1] < len(log):
+            shown, nested = memo[2], memo[3]
+            for event in log[memo[1]:]:
+                kind = event["type"]
+                if kind == "deal":
+                    continue
+                if kind in _NESTED_EVENTS:
+                    nested.append(len(shown))
+                shown.append(event)
+            memo[1] = len(log)
+        out = list(map(dict.copy, memo[2]))
+        for i in memo[3]:
+            out[i] = _json_copy(out[i])
+        return out
 
     # ------------------------------------------------------------ helpers
 

@@ -219,8 +219,10 @@ class TileState(Settlement, EngineState):
         return act
 
     def observation(self, player: int) -> dict[str, Any]:
-        if not 0 <= player < self.game.players:
-            raise RulesdslError(f"no seat {player}")
+        if type(player) is not int or not 0 <= player < self.game.players:
+            raise RulesdslError(f"no seat {player!r}: a seat is an int from 0 to "
+                                f"{self.game.players - 1}")
+        last = self.last_discard
         return {
             "seat": player,
             "hand": nt.format_tiles(self._tiles(self.hands[player])) if self.hands else "",
@@ -235,7 +237,7 @@ class TileState(Settlement, EngineState):
             "to_act": self.to_act,
             "phase": self.phase,
             "hand_sizes": [sum(h) for h in self.hands],
-            "last_discard": self.last_discard,
+            "last_discard": None if last is None else dict(last),  # a copy, not the state's
         }
 
     # ------------------------------------------------------------ helpers

@@ -127,6 +127,33 @@ class TrickGame:
         return build_position(self, pos)
 
 
+_CARD_NAMES = tuple(nt.format_card(k) for k in range(nt.CARD_KINDS))
+# Log events holding lists or dicts, deep-copied for an observation (the others are flat;
+# tests/test_saved_states.py fails on a nested event of another type).
+_NESTED_EVENTS = frozenset({"hand_end"})
+
+
+def _text(cards: list[int]) -> str:
+    """nt.format_cards from names written once (an observation writes whole hands)."""
+    return " ".join([_CARD_NAMES[k] for k in cards])
+
+
+def _hand_text(counts: list[int]) -> str:
+    """_text of a hand's count vector, without listing its cards first."""
+    names = _CARD_NAMES
+    return " ".join([names[k] if c == 1 else " ".join([names[k]] * c)
+                     for k, c in enumerate(counts) if c])
+
+
+def _json_copy(value: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists, scalars), faster than copy.deepcopy."""
+    if type(value) is dict:
+        return {k: _json_copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_json_copy(v) for v in value]
+    return value
+
+
 class TrickState(HandResult, EngineState):
     """One match of a trick-family game, hand after hand."""
 
@@ -189,22 +216,12 @@ class TrickState(HandResult, EngineState):
     def observation(self, player: int) -> dict[str, Any]:
         """What `player` may see: own hand, public declarations and plays, scores."""
         g = self.game
-        if not 0 <= player < g.players:
-            raise RulesdslError(f"no seat {player}")
-        public_log = []
-        for event in self.log:
-            if event["type"] == "bury" and event["seat"] != player:
-                public_log.append({"type": "bury", "seat": event["seat"],
-                                   "count": len(event["cards"].split())})
-            elif event["type"] == "take_kitty" and event["seat"] != player:
-                public_log.append({"type": "take_kitty", "seat": event["seat"]})
-            elif event["type"] == "hand_end":
-                public_log.append(event)
-            else:
-                public_log.append(event)
+        if type(player) is not int or not 0 <= player < g.players:
+            raise RulesdslError(f"no seat {player!r}: a seat is an int from 0 to "
+                                f"{g.players - 1}")
         obs = {
             "seat": player,
-            "hand": nt.format_cards(self._cards(self.hands[player])) if self.hands else "",
+            "hand": _hand_text(self.hands[player]) if self.hands else "",
             "hand_no": self.hand_no,
             "phase": self.phase,
             "dealer": self.dealer,
@@ -212,16 +229,49 @@ class TrickState(HandResult, EngineState):
             "level": nt.rank_name(self.level),
             "team_levels": [nt.rank_name(g.ladder[i]) for i in self.team_levels],
             "declaration": self._declaration_text(),
-            "trick": [[s, nt.format_cards(c)] for s, c in self.trick],
+            "trick": [[s, _text(c)] for s, c in self.trick],
             "leader": self.leader,
             "defender_points": self.defender_points,
             "hand_sizes": [sum(h) for h in self.hands],
             "to_act": self.to_act,
-            "log": public_log,
+            "log": self._public_log(player),
         }
         if self.phase == "over" or (self.dealer == player and self.phase == "play"):
-            obs["kitty"] = nt.format_cards(self.kitty)
+            obs["kitty"] = _text(self.kitty)
         return obs
+
+    def _public_log(self, player: int) -> list[dict[str, Any]]:
+        """The log as `player` may see it, in copies: an observation shares no object with
+        the state. What each event shows is worked out once and remembered (the log only
+        grows): a call copies the small dicts, and deep-copies the few holding lists."""
+        log = self.log
+        memo = self.__dict__.get("_public_memo")
+        if memo is None or memo[0] is not log or memo[1] > len(log):
+            # the log read so far: its length, its events, the ones only their seat sees
+            # in full (index, seat, what the others see), the ones holding lists
+            memo = self.__dict__["_public_memo"] = [log, 0, [], [], []]
+        if memo[1] < len(log):
+            events, hidden, nested = memo[2], memo[3], memo[4]
+            for event in log[memo[1]:]:
+                kind = event["type"]
+                if kind == "bury":
+                    hidden.append((len(events), event["seat"], {
+                        "type": "bury", "seat": event["seat"],
+                        "count": len(event["cards"].split())}))
+                elif kind == "take_kitty":
+                    hidden.append((len(events), event["seat"],
+                                   {"type": "take_kitty", "seat": event["seat"]}))
+                elif kind in _NESTED_EVENTS:
+                    nested.append(len(events))
+                events.append(event)
+            memo[1] = len(log)
+        out = list(map(dict.copy, memo[2]))
+        for i, seat, shown in memo[3]:
+            if seat != player:
+                out[i] = shown.copy()
+        for i in memo[4]:
+            out[i] = _json_copy(out[i])
+        return out
 
     # ------------------------------------------------------------ helpers
 
