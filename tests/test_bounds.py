@@ -46,3 +46,16 @@ def test_examples_under_too_many_option_sets_are_refused(tmp_path: Path) -> None
     found = problems(path)
     assert len(found) == 1 and "(max option variants)" in found[0], found
     assert "examples[16].options" in found[0]
+
+
+def test_a_long_expression_reused_through_aliases_counts_by_its_length(tmp_path: Path) -> None:
+    # one 1,900-character selector reused by 1,200 tiers: few values, but each copy is
+    # compiled once more; counted by its length it is over the document bound
+    expr = " or ".join(f"card == S{r}" for r in ["2", "3", "4", "5", "6", "7", "8", "9"] * 17)
+    tiers = "".join(f"  - {{name: t{i}, select: *big}}\n" for i in range(1200))
+    path = tmp_path / "aliases.yaml"
+    path.write_text("language: 1\nid: aliases\nextends: guan-pai\n"
+                    f"define:\n  big: &big \"{expr}\"\norder:\n{tiers}", encoding="utf-8")
+    found = problems(path)
+    assert len(found) == 1 and "through aliases" in found[0], found
+    assert "(max document size)" in found[0]

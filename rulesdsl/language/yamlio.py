@@ -24,6 +24,7 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_FILE_BYTES = 1 << 20
 MAX_DEPTH = 64
 MAX_NODES = 50_000
+TEXT_PER_VALUE = 40  # characters of a text reused through aliases that count as one value
 
 Path_ = tuple[Any, ...]
 
@@ -303,7 +304,7 @@ def _expansion_problem(root: yaml.Node, file: str) -> Problem | None:
         if done:
             open_nodes.discard(key)
             kids = [k for k, _ in _children(node, path)]
-            total = 1 + sum(size[id(k)] for k in kids)
+            total = _weight(node) + sum(size[id(k)] for k in kids)
             size[key] = total
             if total > MAX_NODES and all(size[id(k)] <= MAX_NODES for k in kids):
                 if not shared:  # a plain document that is simply too large
@@ -333,6 +334,15 @@ def _expansion_problem(root: yaml.Node, file: str) -> Problem | None:
             else:
                 shared = True  # a value reached again: an alias
     return None
+
+
+def _weight(node: yaml.Node) -> int:
+    """A value's share of the document size once aliases are expanded: a long text counts
+    by its length, so one large expression reused through many aliases is bounded too
+    (each copy is compiled once more)."""
+    if isinstance(node, yaml.ScalarNode) and isinstance(node.value, str):
+        return 1 + len(node.value) // TEXT_PER_VALUE
+    return 1
 
 
 def _children(node: yaml.Node, path: Path_) -> list[tuple[yaml.Node, Path_]]:
