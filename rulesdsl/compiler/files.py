@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 import stat
 from pathlib import Path
@@ -74,14 +75,17 @@ def read_bounded(p: Path, limit: int) -> bytes:
 
 def _json_document(data: bytes, file: str) -> Document:
     try:
-        payload = json.loads(data.decode("utf-8"), object_pairs_hook=no_duplicate_keys)
+        payload = json.loads(data.decode("utf-8"), object_pairs_hook=no_duplicate_keys,
+                             parse_constant=_no_constant, parse_float=_finite_float)
     except DuplicateKey as exc:
         raise RulesetError([Problem(file, 1, 1, "", f"duplicate key {exc.key!r}",
                                     expected="each key once in an object")]) from None
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as exc:
         line = getattr(exc, "lineno", 1)
         col = getattr(exc, "colno", 1)
-        what = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
+        what = exc.msg if isinstance(exc, json.JSONDecodeError) else \
+            str(exc) if isinstance(exc, ValueError) and len(str(exc)) < 80 else \
+            type(exc).__name__
         raise RulesetError([Problem(file, line, col, "", f"invalid JSON: {what}")]) from None
     claimed = None
     if isinstance(payload, dict) and "format" in payload and "ruleset" in payload:
@@ -96,6 +100,17 @@ def _json_document(data: bytes, file: str) -> Document:
                                         "compile` wrote")])
         payload = payload["ruleset"]
     return Document(file, payload, claimed_hash=claimed)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number of strict JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is not a finite number")
+    return value
 
 
 class DuplicateKey(ValueError):

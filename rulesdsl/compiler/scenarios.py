@@ -28,11 +28,14 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
         ok = False
 
     def seat(value: Any, where: tuple) -> int | None:
-        try:
+        # an int, or the digits of a mapping key ("0"); never a float, a bool or inf
+        if type(value) is int:
+            s = value
+        elif isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 3:
             s = int(value)
-        except (TypeError, ValueError):
+        else:
             s = -1
-        if isinstance(value, bool) or not 0 <= s < players:
+        if not 0 <= s < players:
             err(where, f"no seat {value!r}", expected=f"a seat 0..{players - 1}")
             return None
         return s

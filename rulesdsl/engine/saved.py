@@ -173,7 +173,9 @@ class _Reader:
     def cards(self, value: Any, path: str) -> list[int]:
         """Card text (`"S3 S3 H4"`) of cards this deck holds, as kinds. The engine writes
         the canonical names: those are looked up, anything else goes to the notation."""
-        kinds = self._texts.get(value) if isinstance(value, str) else None
+        if not isinstance(value, str):
+            _fail(path, f"{_show(value)} is not a text of cards")
+        kinds = self._texts.get(value)
         if kinds is not None:
             return kinds
         try:
@@ -465,6 +467,8 @@ def _check_trick(r: _Reader, d: dict[str, Any]) -> None:
 
 def _dealt_to(kinds: int, n: int, order: list[int], dealt: int, start: int,
               step: int) -> list[list[int]]:
+    if not 0 <= dealt <= len(order):
+        _fail("dealt", f"{dealt}: the deal order holds {len(order)} cards")
     out = [[0] * kinds for _ in range(n)]
     for i in range(dealt):
         out[(start + step * i) % n][order[i]] += 1
@@ -927,7 +931,14 @@ def _check_tiles(r: _Reader, d: dict[str, Any]) -> None:
             _fail("to_act", f"{to_act}: nobody acts once the game is over")
         if max_hands is None or hand_no != max_hands:
             _fail("phase", "over before the hands to play are done")
+        if not results or not isinstance(results[-1], dict):
+            _fail("results", "no result, yet the game is over")
         end = results[-1]
+        needed = ("winner",) if end.get("winner") is None else \
+            ("winner", "self_drawn", "robbed_kong")
+        for key in needed:
+            if key not in end:
+                _fail(f"results[{len(results) - 1}]", f"lacks {key!r}")
         if end["winner"] is not None and not end["self_drawn"]:
             # the tile won on left the discards (or the robbed kong)
             won = kong if end["robbed_kong"] else last

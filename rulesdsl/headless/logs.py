@@ -142,7 +142,7 @@ def replay(path: str, ruleset_ref: str | Ruleset | None = None) -> ReplayResult:
     if "view" in header:
         return fail(first, f"this is seat {header['view']}'s view of a game; only a full log "
                     "(written without --log-view) can be refereed")
-    if header.get("format") != LOG_FORMAT:
+    if type(header.get("format")) is not int or header.get("format") != LOG_FORMAT:
         return fail(first, f"log format {header.get('format')!r} is not supported (expected "
                     f"{LOG_FORMAT})")
     try:

@@ -129,7 +129,7 @@ def compiled_failure(folder: Path, seed: CompiledSeed, mutant: Mutant, *,
     return guarded(run, trace_memory=trace_memory, seconds=seconds)
 
 
-MAX_STEPS = 5000  # "to the end": more actions than any bundled match takes
+MAX_STEPS = 2000  # "to the end": a 2-hand match takes ~300 actions (hands=None may never end)
 
 
 def use_state(state: Any, rng: random.Random, steps: int | None = 3) -> str | None:

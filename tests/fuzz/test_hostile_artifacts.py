@@ -209,3 +209,59 @@ def test_the_state_checker_demands_a_refusal_of_the_impossible() -> None:
     untouched = Mutant("unmodified", seed.text.encode(), impossible="told so")
     assert state_failure(seed, untouched, trace_memory=False) == \
         "restored an impossible state (told so)"
+
+
+# ---------------------------------------------------------------- the long runs' findings
+# Minimised inputs of the failures the long profile found (docs/fuzzing.md).
+
+def test_a_header_format_of_true_is_refused(tmp_path: Path) -> None:
+    # `"format": true` passed `header.get("format") != 1` (Python's True == 1).
+    seed = log_seeds()[0]
+    lines = seed.data.splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header["format"] = True
+    data = json.dumps(header, sort_keys=True).encode() + b"\n" + b"".join(lines[1:])
+    mutant = Mutant("header.format: 1 -> true", data)
+    _report(log_failure(tmp_path, seed, mutant, trace_memory=False), mutant, seed.name)
+
+
+def test_a_scenario_seat_of_infinity_is_refused(tmp_path: Path) -> None:
+    # `expect: {to_act: .inf}` in a scenario raised OverflowError from int(inf).
+    seed, index = next((s, i) for s in compiled_seeds()
+                       for i, e in enumerate(json.loads(s.data)["ruleset"].get("examples", []))
+                       if isinstance(e.get("expect"), dict) and "to_act" in e["expect"])
+    wrapper = json.loads(seed.data)
+    wrapper["ruleset"]["examples"][index]["expect"]["to_act"] = float("inf")
+    mutant = Mutant(f"ruleset.examples[{index}].expect.to_act -> Infinity",
+                    json.dumps(wrapper, indent=2).encode())
+    _report(compiled_failure(tmp_path, seed, mutant, trace_memory=False), mutant, seed.name)
+
+
+def _edited_state(where, edit) -> tuple:
+    seed = next(s for s in state_seeds() if where(json.loads(s.text)))
+    data = json.loads(seed.text)
+    label = edit(data)
+    return seed, Mutant(label, json.dumps(data, sort_keys=True).encode())
+
+
+def test_a_result_without_its_winner_is_refused() -> None:
+    # A finished tile game whose results[0] lacks `winner`: KeyError in engine/saved.py.
+    def edit(data: dict) -> str:
+        del data["results"][0]["winner"]
+        return "del results[0].winner"
+
+    seed, mutant = _edited_state(lambda d: d["phase"] == "over" and d["results"]
+                                 and "winner" in d["results"][0] and "wall" in d, edit)
+    _report(state_failure(seed, mutant, trace_memory=False), mutant, seed.name)
+
+
+def test_a_deal_order_cut_short_is_refused() -> None:
+    # A trick hand in play whose deal_order holds 10 of its cards: IndexError in
+    # engine/saved.py (reading who was dealt what).
+    def edit(data: dict) -> str:
+        del data["deal_order"][10:]
+        return "deal_order cut to 10 cards"
+
+    seed, mutant = _edited_state(lambda d: d["phase"] == "play" and len(d.get("deal_order")
+                                                                         or []) > 10, edit)
+    _report(state_failure(seed, mutant, trace_memory=False), mutant, seed.name)
