@@ -265,3 +265,16 @@ def test_a_deal_order_cut_short_is_refused() -> None:
     seed, mutant = _edited_state(lambda d: d["phase"] == "play" and len(d.get("deal_order")
                                                                          or []) > 10, edit)
     _report(state_failure(seed, mutant, trace_memory=False), mutant, seed.name)
+
+
+def test_a_dealt_hand_that_is_a_mapping_is_refused() -> None:
+    # A shedding deal event whose `hands[1]` is `{}` instead of a text of cards: TypeError
+    # (unhashable dict) in engine/saved.py (long run of seed 2029, inputs 3822 and 18207).
+    def edit(data: dict) -> str:
+        data["log"][0]["hands"][1] = {}
+        return "log[0].hands[1]: {}"
+
+    seed, mutant = _edited_state(lambda d: bool(d.get("log")) and d["log"][0].get("type")
+                                 == "deal" and isinstance(d["log"][0].get("hands"), list),
+                                 edit)
+    _report(state_failure(seed, mutant, trace_memory=False), mutant, seed.name)
