@@ -18,7 +18,7 @@ from ...errors import RulesdslError
 from ...model.hand import HandContext
 from ...model.patterns import Reading, beats, readings
 from ...model.ruleset import Ruleset
-from ..base import Action, EngineState, IllegalAction, Position, restore_state
+from ..base import Action, EngineState, IllegalAction, Position, json_copy, restore_state
 from .moves import Entry, HandPlays, MoveGenerator
 
 PASS = Action("pass")
@@ -107,15 +107,6 @@ def _hand_text(names: list[str], counts: list[int]) -> str:
     """nt.format_cards of a hand's count vector, from the names written once."""
     return " ".join([names[k] if c == 1 else " ".join([names[k]] * c)
                      for k, c in enumerate(counts) if c])
-
-
-def _json_copy(value: Any) -> Any:
-    """A deep copy of JSON data (dicts, lists, scalars), faster than copy.deepcopy."""
-    if type(value) is dict:
-        return {k: _json_copy(v) for k, v in value.items()}
-    if type(value) is list:
-        return [_json_copy(v) for v in value]
-    return value
 
 
 class ShedState(EngineState):
@@ -229,7 +220,7 @@ class ShedState(EngineState):
             memo[1] = len(log)
         out = list(map(dict.copy, memo[2]))
         for i in memo[3]:
-            out[i] = _json_copy(out[i])
+            out[i] = json_copy(out[i])
         return out
 
     # ------------------------------------------------------------ helpers

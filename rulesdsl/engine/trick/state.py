@@ -20,7 +20,7 @@ from ...model.hand import TRUMP, HandContext
 from ...model.patterns import beats
 from ...model.ruleset import Ruleset
 from ...runtime.expressions import Env
-from ..base import Action, EngineState, IllegalAction, Position, restore_state
+from ..base import Action, EngineState, IllegalAction, Position, json_copy, restore_state
 from ..multiset import (
     SubmultisetTable,
     count_submultisets,
@@ -145,15 +145,6 @@ def _hand_text(counts: list[int]) -> str:
                      for k, c in enumerate(counts) if c])
 
 
-def _json_copy(value: Any) -> Any:
-    """A deep copy of JSON data (dicts, lists, scalars), faster than copy.deepcopy."""
-    if type(value) is dict:
-        return {k: _json_copy(v) for k, v in value.items()}
-    if type(value) is list:
-        return [_json_copy(v) for v in value]
-    return value
-
-
 class TrickState(HandResult, EngineState):
     """One match of a trick-family game, hand after hand."""
 
@@ -270,7 +261,7 @@ class TrickState(HandResult, EngineState):
             if seat != player:
                 out[i] = shown.copy()
         for i in memo[4]:
-            out[i] = _json_copy(out[i])
+            out[i] = json_copy(out[i])
         return out
 
     # ------------------------------------------------------------ helpers
