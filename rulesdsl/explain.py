@@ -273,16 +273,50 @@ def _rank_candidates(hc: HandContext, pd: PatternDef):
     if pd.shape == "cards" and pd.cards:
         yield [k for k, n in pd.cards.items() for _ in range(n)]
         return
+    if pd.shape == "any" and pd.group is not None:
+        yield from _any_candidates(hc, pd, by_rank)
+        return
+    suits = [s for s in nt.SUITS if any(nt.card_suit(k) == s for k in r.kinds())]
     for n in range(1, min(MAX_EXAMPLE_SIZE, len(r.every_card())) + 1):
         found = False
         for inst in sorted(matcher.instances(pd, n), key=lambda i: i.key):
+            if pd.suit == "same":  # every card of one suit
+                for suit in suits:
+                    demand = [([k for k in by_rank.get(rank, []) if nt.card_suit(k) == suit],
+                               cnt) for rank, cnt in inst.demand]
+                    cards = _deal_from(r, demand)
+                    if cards is not None:
+                        found = True
+                        yield cards
+                continue
             demand = [(by_rank.get(rank, []), cnt) for rank, cnt in inst.demand]
+            if r.reads_suits:  # suits spread, so a straight does not look like a flush
+                demand = [(kinds[i % len(kinds):] + kinds[:i % len(kinds)] if kinds else kinds,
+                           cnt) for i, (kinds, cnt) in enumerate(demand)]
             cards = _deal_from(r, demand)
             if cards is not None:
                 found = True
                 yield cards
         if found:
             return
+
+
+def _any_candidates(hc: HandContext, pd: PatternDef, by_rank: dict[int, list[int]]):
+    """Sets for an `any` pattern: its fewest cards, of one suit when it asks for one, the
+    lowest ranks but for a gap before the last (so a flush does not look like a straight)."""
+    assert pd.group is not None
+    n = pd.group[0]
+    ranks = sorted(by_rank, key=lambda rk: hc.strength[by_rank[rk][0]])
+    picks = ranks[:n - 1] + ranks[n:n + 1] if len(ranks) > n else ranks[:n]
+    for suit in (nt.SUITS if pd.suit == "same" else (None,)):
+        cards = []
+        for i, rank in enumerate(picks):
+            kinds = [k for k in by_rank[rank] if suit is None or nt.card_suit(k) == suit]
+            if not kinds:
+                break
+            cards.append(kinds[i % len(kinds)] if suit is None else kinds[0])
+        if len(cards) == n:
+            yield cards
 
 
 def _card_candidates(hc: HandContext, pd: PatternDef):
@@ -440,6 +474,8 @@ def explain_data(ruleset: Ruleset, values: dict[str, Any],
                                if hc.is_trump[k] and kind_text(r, k) not in ranked]
     data["wilds"] = wilds(hc)
     data["patterns"] = patterns(hc)
+    data["suit_order"] = list(r.suit_order)
+    data["classes"] = [list(row) for row in r.classes]
     data["points"] = points(r)
     data["tables"] = tables(r)
     data["formulas"] = formulas(r)
@@ -571,6 +607,11 @@ def render_text(data: dict[str, Any], console: Any) -> None:
             line("    may stand for ", _cards_text(w["stands_for"]))
     if data["patterns"]:
         head("Patterns (one example each, with its readings)")
+        if data.get("suit_order"):
+            line("  equal ranks compare by suit (ties: suit): "
+                 + " < ".join(nt.SUIT_PICTURES[s] for s in data["suit_order"]))
+        for row in data.get("classes", []):
+            line("  at equal size each beats those before it: " + " < ".join(row))
         for p in data["patterns"]:
             if p["example"] is None:
                 line(f"  {p['name']:<22} (no example in this context)")

@@ -150,7 +150,7 @@ FIXED_SETS = {
     "play.first_lead": {"random", "holder", "dealer"},
     "play.then_lead": {"first_out", "random", "holder", "dealer"},
     "play.takeover": {"next_player", "none"},
-    "play.ends[]|0": {"one_left", "team_out"},
+    "play.ends[]|0": {"one_left", "team_out", "first_out"},
     "play.sides": {"teams", "dealer_alone"},
     "play.auction.direction": {"counter-clockwise", "clockwise"},
     "play.chow_from": {"previous_player", "anyone", "none"},

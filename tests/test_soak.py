@@ -25,9 +25,9 @@ NAMES = sorted(bundled_rulesets())
 LONG = os.environ.get("RULESDSL_SOAK") == "long"
 EXAMPLES = 3
 # Games per hypothesis example: fewer for the slow rulesets (six seats, four decks).
-PER_EXAMPLE = {"dou-dizhu": 4, "guan-pai": 8, "wenling-mahjong": 6, "wenling-hong-wu": 3,
-               "huzhou-hong-wu": 2, "taicang-zhongxin-wu": 2, "wenling-biao-tong": 2,
-               "wenling-duijia-tong": 2, "wenling-liujia-tong": 1}
+PER_EXAMPLE = {"big-two": 4, "dou-dizhu": 4, "guan-pai": 8, "wenling-mahjong": 6,
+               "wenling-hong-wu": 3, "huzhou-hong-wu": 2, "taicang-zhongxin-wu": 2,
+               "wenling-biao-tong": 2, "wenling-duijia-tong": 2, "wenling-liujia-tong": 1}
 
 
 def test_every_bundled_ruleset_is_soaked():

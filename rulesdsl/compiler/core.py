@@ -170,6 +170,8 @@ class _Compiler(StaticChecks):
             options=self.options, defines=self.defines, ranks=self.ranks, trump=trump,
             tiers=tiers, alternates=alternates, wilds=wilds, patterns=patterns,
             sameness=sameness, hollow=pats.get("hollow", "allowed"),
+            suit_order=list(pats.get("suit_order") or []),
+            classes=self._classes(pats, patterns),
             demoted=pats.get("demoted", "normal"), points=points,
             points_total=d.get("points_total"), levels=levels, tables=tables,
             formulas=formulas, examples=examples, play=play, contract=self.contract,
@@ -502,17 +504,25 @@ class _Compiler(StaticChecks):
         return out
 
     def _shape(self, p: dict, path: tuple, ref) -> PatternDef | None:
-        shapes = [k for k in ("group", "run", "parts", "cards", "pattern") if k in p]
+        shapes = [k for k in ("group", "run", "parts", "cards", "pattern", "any") if k in p]
         if len(shapes) != 1:
+            known = "one of group, run, parts, cards" + (
+                ", any" if self.contract.honours("suit_patterns") else "")
             if not shapes:
-                self.error(path, "a pattern needs a shape",
-                           expected="one of group, run, parts, cards")
+                self.error(path, "a pattern needs a shape", expected=known)
             else:
                 self.error(path + (shapes[1],), f"a pattern has one shape, not "
-                           f"{' and '.join(shapes)}", key=True,
-                           expected="one of group, run, parts, cards")
+                           f"{' and '.join(shapes)}", key=True, expected=known)
             return None
         shape = shapes[0]
+        if shape == "any":
+            if not self._suit_feature(path + ("any",), "an 'any' pattern"):
+                return None
+            g = p["any"]
+            lo, hi = (g, g) if isinstance(g, int) else (g.get("min", 1), g.get("max", 64))
+            if lo > hi:
+                self.error(path + ("any",), f"min {lo} is above max {hi}")
+            return PatternDef(name="", shape="any", group=(lo, hi), path=path)
         if shape == "pattern":
             target = ref(p["pattern"], path + ("pattern",))
             if target is None:
@@ -603,6 +613,19 @@ class _Compiler(StaticChecks):
         pd.bomb = p.get("bomb", False)
         pd.counts_as_size = p.get("counts_as_size")
         pd.exclusive = p.get("exclusive", False)
+        for k in ("suit", "ties"):
+            if k in p and self._suit_feature(path + (k,), f"'{k}:'"):
+                setattr(pd, k, p[k])
+        if pd.suit is not None and pd.exclusive:
+            # An exclusive reading drops the others before suits are read: refused together.
+            self.error(path + ("exclusive",), "an exclusive pattern cannot also require one "
+                       "suit", key=True, expected="exclusive on patterns without 'suit:'")
+        if pd.ties == "suit" and not self.data.get("patterns", {}).get("suit_order"):
+            self.error(path + ("ties",), "ties: suit needs the suits' order", key=True,
+                       expected="patterns.suit_order: [D, C, H, S] (lowest first)")
+        if pd.shape == "any" and pd.bomb:
+            self.error(path + ("bomb",), "an 'any' set cannot be a bomb", key=True,
+                       expected="bombs of group, run, parts or cards")
         for k in ("bomb_free", "maximal", "distinct", "same_length", "key"):
             if k in p and pd.shape != "parts":
                 self.error(path + (k,), f"{k} only applies to a composite (parts)", key=True,
@@ -610,6 +633,49 @@ class _Compiler(StaticChecks):
         if pd.counts_as_size is not None and not pd.bomb:
             self.error(path + ("counts_as_size",), "counts_as_size only applies to bombs",
                        key=True, suggestion="add 'bomb: true'")
+
+    def _suit_feature(self, path: tuple, what: str) -> bool:
+        """Patterns that read suits need an engine that plays them: refuse them elsewhere."""
+        if self.contract.honours("suit_patterns"):
+            return True
+        self.error(path, f"{what} reads suits, which {self.contract.engine} does not play",
+                   key=True, expected="patterns by rank (group, run, parts, cards)")
+        return False
+
+    def _classes(self, pats: dict, patterns: list[PatternDef]) -> list[list[str]]:
+        """patterns.classes: names of defined, non-bomb patterns, each in one class."""
+        if "suit_order" in pats:
+            self._suit_feature(("patterns", "suit_order"), "'suit_order:'")
+        rows = pats.get("classes") or []
+        if rows and not self._suit_feature(("patterns", "classes"), "'classes:'"):
+            return []
+        by_name = {p.name: p for p in patterns}
+        written = {p["name"] for p in pats.get("list", [])}
+        seen: dict[str, int] = {}
+        out = []
+        for i, row in enumerate(rows):
+            kept = []
+            for j, name in enumerate(row):
+                where = ("patterns", "classes", i, j)
+                if name not in written:
+                    self.error(where, f"no pattern named {name!r}", expected="a pattern name",
+                               suggestion=did_you_mean(name, sorted(written)))
+                    continue
+                if name in seen:
+                    self.error(where, f"pattern {name!r} is already in class {seen[name]}",
+                               expected="each pattern in one class at most")
+                    continue
+                seen[name] = i
+                pd = by_name.get(name)
+                if pd is None:
+                    continue  # switched off by an option: its class skips it
+                if pd.bomb:
+                    self.error(where, f"{name!r} is a bomb: bombs rank by bomb size, not by "
+                               "class", expected="patterns that are not bombs")
+                    continue
+                kept.append(name)
+            out.append(kept)
+        return out
 
     def _points(self) -> dict[int, int]:
         out = {}

@@ -169,7 +169,7 @@ PART = {
 }
 
 PATTERN = _obj(
-    "A combination pattern. Exactly one of group, run, parts, cards.",
+    "A combination pattern. Exactly one of group, run, parts, cards, any.",
     {
         "name": _name("The pattern's name, used by examples and engines.",
                       "pair", "tractor", "trio_with_pair", "bomb"),
@@ -178,6 +178,14 @@ PATTERN = _obj(
                   "description": "A composite: triple with pair, butterfly."},
         "cards": _s("Exactly these cards (special bombs, the rocket).",
                     "LJ BJ", "LJ LJ LJ LJ"),
+        "any": _count_range("Any N cards, whatever their ranks: with `suit: same`, a flush "
+                            "(shedding family; a wild card plays as itself).", 5),
+        "suit": _enum("same: every natural card of the play is of one suit (a flush, a "
+                      "straight flush); a wild card stands in the suit (shedding family).",
+                      "same"),
+        "ties": _enum("suit: plays of equal rank compare by the suit of their best card of "
+                      "the top rank, in `patterns.suit_order` (shedding family).",
+                      "suit"),
         "key": _int("For composites: the part whose key ranks the whole.", 0, 7, 0),
         "same_length": _bool("For composites: runs among the parts are equally long."),
         "distinct": {"enum": [True, False, "key"],
@@ -681,6 +689,24 @@ def ruleset_schema_with(play: dict[str, Any]) -> dict[str, Any]:
                                      "incomparable", "normal"),
                     "list": {"type": "array", "items": _ref("pattern"), "minItems": 1,
                              "description": "The patterns."},
+                    "suit_order": {
+                        "type": "array", "items": {"enum": ["S", "H", "D", "C"],
+                                                   "description": "A suit letter."},
+                        "minItems": 4, "maxItems": 4, "uniqueItems": True,
+                        "description": "The suits from lowest to highest, for patterns with "
+                                       "`ties: suit` (as D, C, H, S).",
+                        "examples": [["D", "C", "H", "S"]]},
+                    "classes": {
+                        "type": "array", "maxItems": 16,
+                        "description": "Classes of patterns: within one list, a later "
+                                       "pattern beats an earlier one of the same number of "
+                                       "cards (five-card poker hands).",
+                        "items": {"type": "array", "minItems": 2, "maxItems": 64,
+                                  "uniqueItems": True,
+                                  "description": "Pattern names, weakest first.",
+                                  "examples": [["straight", "flush", "full_house"]],
+                                  "items": _name("A pattern's name.", "straight", "flush")},
+                        "examples": [[["straight", "flush", "full_house"]]]},
                 },
                 ["list"],
             ),

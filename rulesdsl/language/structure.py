@@ -185,7 +185,7 @@ def _allowed_words(allowed: list[str]) -> str | None:
     if not allowed:
         return None
     words = ", ".join(allowed)
-    if len(words) > 160:
+    if len(words) > 240:
         return "a documented key (see docs/language.md)"
     return "one of " + words
 

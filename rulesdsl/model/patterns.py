@@ -34,6 +34,7 @@ class Reading:
     bomb_size: int = 0
     demoted: bool = False
     exclusive: bool = False
+    top: int = -1  # the rank that ranks it (rank sameness), for ties broken by suit
 
     def describe(self) -> str:
         extra = " (demoted)" if self.demoted else ""
@@ -51,12 +52,47 @@ def readings(hc: HandContext, cards: list[int]) -> list[Reading]:
             out.extend(_card_readings(hc, pd, cards))
     else:
         out.extend(_rank_readings(hc, cards))
+        if r.reads_suits:
+            # Before the exclusive rule: a reading that fails its suit is no reading. (An
+            # exclusive pattern reads no suit: the compiler refuses both on one pattern.)
+            suited = [suited_reading(hc, r.pattern(x.pattern), x, cards) for x in out]
+            out = [x for x in suited if x is not None]
     if any(x.exclusive for x in out):
         out = [x for x in out if x.exclusive]
     unique: dict[tuple, Reading] = {}
     for x in out:
         unique.setdefault((x.pattern, x.size, x.key, x.system, x.demoted, x.bomb_size), x)
     return list(unique.values())
+
+
+def suit_rank(hc: HandContext) -> dict[str | None, int]:
+    """Each suit's place in the ruleset's suit order, lowest 0 (a joker: -1)."""
+    out = hc.__dict__.get("_suit_rank")
+    if out is None:
+        out = hc.__dict__["_suit_rank"] = {s: i for i, s in enumerate(hc.ruleset.suit_order)}
+    return out
+
+
+def suited_reading(hc: HandContext, pd: PatternDef | None, reading: Reading,
+                   cards: Iterable[int]) -> Reading | None:
+    """A rank reading of these very cards with the pattern's suit rules applied: None when
+    the natural cards are not of one suit (`suit: same`; a wild stands in the suit), the
+    key extended by the suit of the best natural card of the top rank (`ties: suit`)."""
+    if pd is None or (pd.suit is None and pd.ties is None):
+        return reading
+    wild_of = hc.wild_of
+    if pd.suit == "same":
+        suits = {nt.card_suit(k) for k in cards if k not in wild_of}
+        if len(suits) > 1 or None in suits:
+            return None
+    if pd.ties != "suit":
+        return reading
+    order = suit_rank(hc)
+    tie = max((order.get(nt.card_suit(k), -1) for k in cards
+               if k not in wild_of and nt.card_rank(k) == reading.top), default=-1)
+    return Reading(reading.pattern, reading.size, reading.key * 8 + tie + 1, reading.system,
+                   reading.bomb, reading.bomb_size, reading.demoted, reading.exclusive,
+                   reading.top)
 
 
 def beats(hc: HandContext, a: Reading, b: Reading) -> bool:
@@ -77,13 +113,18 @@ def beats(hc: HandContext, a: Reading, b: Reading) -> bool:
         return False
     if a.bomb and b.bomb:
         return (a.bomb_size, a.key) > (b.bomb_size, b.key)
-    return a.pattern == b.pattern and a.size == b.size and a.key > b.key
+    if a.size != b.size:
+        return False
+    if a.pattern == b.pattern:
+        return a.key > b.key
+    # Classes of equal-size plays (a flush beats any straight of five).
+    return a.pattern in hc.ruleset.classes_above(b.pattern)
 
 
 def _make(pd: PatternDef, size: int, key: float, system: str | None = None,
-          demoted: bool = False) -> Reading:
+          demoted: bool = False, top: int = -1) -> Reading:
     return Reading(pd.name, size, key, system, pd.bomb, pd.counts_as_size or size, demoted,
-                   pd.exclusive)
+                   pd.exclusive, top)
 
 
 # ---------------------------------------------------------------- trick family
@@ -434,7 +475,14 @@ def _rank_readings(hc: HandContext, cards: list[int]) -> list[Reading]:
             if pd.shape == "cards":
                 if not units and pd.cards is not None and Counter(naturals) == Counter(pd.cards):
                     top = max(naturals, key=lambda k: hc.strength[k])
-                    out.append(_make(pd, n, hc.strength[top], None))
+                    out.append(_make(pd, n, hc.strength[top], None, top=nt.card_rank(top)))
+                continue
+            if pd.shape == "any":
+                # Any n cards (a flush): a wild card plays as itself here.
+                assert pd.group is not None
+                if not units and pd.group[0] <= n <= pd.group[1]:
+                    high = max(nat, key=lambda rk: matcher.order_key(rk, pd.by))
+                    out.append(_make(pd, n, matcher.order_key(high, pd.by), None, top=high))
                 continue
             for inst in _candidates(matcher, pd, n, nat, units):
                 if _fits(inst, nat, units, matcher.allowed):
@@ -442,7 +490,7 @@ def _rank_readings(hc: HandContext, cards: list[int]) -> list[Reading]:
                         stood = [rk for rk, _ in inst.demand if nat[rk] < dict(inst.demand)[rk]]
                         if not all(pd.where(Env(matcher.rep[rk], hc.values)) for rk in stood):
                             continue
-                    out.append(_make(pd, n, inst.key, None))
+                    out.append(_make(pd, n, inst.key, None, top=inst.top))
     return out
 
 

@@ -64,7 +64,7 @@ class RunSpec:
 @dataclass
 class PatternDef:
     name: str
-    shape: str  # group | run | parts | cards
+    shape: str  # group | run | parts | cards | any
     group: tuple[int, int] | None = None
     run: RunSpec | None = None
     parts: list[PatternDef] = field(default_factory=list)
@@ -80,6 +80,8 @@ class PatternDef:
     bomb: bool = False
     counts_as_size: int | None = None
     exclusive: bool = False
+    suit: str | None = None  # "same": every natural card of the play is of one suit
+    ties: str | None = None  # "suit": equal keys compare by the suit of the top card
     path: tuple = ()
 
 
@@ -221,6 +223,11 @@ class Ruleset:
     # Trumps and each plain suit are suit-systems (plays compare within one, a trump
     # play beats a plain one): the family contract's `suit_systems` feature.
     suit_systems: bool = False
+    # Suits from lowest to highest, for patterns that break ties by suit (as
+    # ♦ < ♣ < ♥ < ♠), and the classes of equal-size patterns that beat each other (a later
+    # pattern of a class beats an earlier one of the same size: straight < flush < ...).
+    suit_order: list[str] = field(default_factory=list)
+    classes: list[list[str]] = field(default_factory=list)
     # Can a rule fail while a hand is played (a division by a value that may be 0, a table
     # without a catch-all row)? The compiler decides; engines snapshot before actions then.
     play_can_fail: bool = True
@@ -260,6 +267,24 @@ class Ruleset:
     @property
     def players(self) -> int:
         return self.player_counts[0]
+
+    @property
+    def reads_suits(self) -> bool:
+        """Does some pattern tell cards of one rank apart by suit? Then a play is its cards,
+        not its ranks (engines keep one interchangeable kind per rank otherwise)."""
+        return any(p.suit is not None or p.ties is not None for p in self.patterns)
+
+    def classes_above(self, pattern: str) -> tuple[str, ...]:
+        """The patterns of `pattern`'s class that beat it at equal size."""
+        memo = self.__dict__.setdefault("_classes_above", {})
+        out = memo.get(pattern)
+        if out is None:
+            out = ()
+            for row in self.classes:
+                if pattern in row:
+                    out = tuple(row[row.index(pattern) + 1:])
+            memo[pattern] = out
+        return out
 
     def pattern(self, name: str) -> PatternDef | None:
         for p in self.patterns:

@@ -87,7 +87,7 @@ def test_whole_hostile_files(tmp_path: Path, index: int) -> None:
 def test_every_expression_field_is_found() -> None:
     # The mutators aim at the paths the compiler parsed; an empty list would aim nowhere.
     for seed in seeds():
-        assert len(seed.expression_paths) >= 5, seed.name
+        assert len(seed.expression_paths) >= 3, seed.name
 
 
 def test_a_problem_without_a_location_is_caught() -> None:

@@ -38,12 +38,13 @@ ENDING = Hook("table", "The ending table.", "an ending table", attr="_ending",
 
 ENDS = Custom(
     "ends", "Shedding: the hand ends when one player is left with cards, when a whole team "
-    "is out, or when a table says so.", "the hand ends at",
+    "is out, when a player is out, or when a table says so.", "the hand ends at",
     fragment={"type": "array", "minItems": 1,
-              "items": {"description": "one_left, team_out, or {table: NAME}.",
+              "items": {"description": "one_left, team_out, first_out, or {table: NAME}.",
                         "oneOf": [sc.enum_schema("one_left: one player is left with cards; "
-                                                 "team_out: a whole team is out.",
-                                                 "one_left", "team_out"),
+                                                 "team_out: a whole team is out; first_out: "
+                                                 "a player is out.",
+                                                 "one_left", "team_out", "first_out"),
                                   sc.obj_schema("A table checked for each side after every "
                                                 "play and round: inputs from points, "
                                                 "opp_points, out, opp_out; output state: "
@@ -157,6 +158,14 @@ def _finish(reader: PlayReader, section: dict[str, Any], model: ShedPlay) -> Non
         if card in absent:
             reader.error(("play", "holder", i), f"{nt.format_card(card)} is not in the deck",
                          expected="cards of the deck")
+    if model.must_play_holder != "never":
+        needs = [("first_lead", model.first_lead)]
+        if model.must_play_holder == "every_hand":
+            needs.append(("then_lead", model.then_lead))
+        for key, rule in needs:
+            if rule != "holder":
+                reader.error(("play", "must_play_holder"), f"must_play_holder needs the holder "
+                             f"to lead: {key} is {rule}", expected=f"{key}: holder")
     if model.side_payout is not None and model.auction is None:
         reader.error(("play", "settle", "side_payout"), "side_payout needs an auction",
                      expected="play.auction")
@@ -171,7 +180,8 @@ def _game(ruleset: Any) -> Any:
 SHEDDING = Contract(
     family="shedding",
     engine="the shedding engine",
-    description="first_lead, then_lead, holder, takeover, ends, secured, auction, sides, "
+    description="first_lead, then_lead, holder, must_play_holder, takeover, ends, secured, "
+                "auction, sides, "
                 "instant_win, settle",
     keys=(
         Value("first_lead", "Shedding: who leads the first hand (holder: of the first of "
@@ -181,6 +191,10 @@ SHEDDING = Contract(
               fragment=_enum("first_out", "random", "holder", "dealer"), default="first_out"),
         Cards("holder", "Shedding: cards whose holder leads, in order (关牌: S3, S4, S5 …).",
               "the cards whose holder leads", examples=(("S3", "S4", "S5"),)),
+        Value("must_play_holder", "Shedding: the first play of a hand must hold the holder "
+              "card that chose the leader (♦3, ♠3): never, in the first hand only, or "
+              "in every hand.", "the first play must hold the leader's holder card",
+              fragment=_enum("never", "first_hand", "every_hand"), default="never"),
         # 'none' is in the language for games without 接风; this engine plays only the
         # next player taking over, so it refuses 'none' rather than play it that way.
         Value("takeover", "Shedding (接风): when a player goes out and all pass, their next "
@@ -202,6 +216,9 @@ SHEDDING = Contract(
     game=_game,
     contexts=(),
     sections=(),
-    features=(),  # plays are built from ranks: no suited plays, no suit-specific wilds
+    # Plays are built from ranks; patterns may read suits (then plays are cards).
+    features=(("suit_patterns", "patterns that read suits: one suit (suit: same), ties "
+                                "broken by suit, any-rank sets (a flush), and classes of "
+                                "equal-size plays that beat each other"),),
     finish=_finish,
 )

@@ -119,7 +119,12 @@ class HandPlays:
             return [e for e in bombs if beats(hc, e.reading, after)]
         key = after.key
         same = [e for e in self._shape((after.pattern, after.size)) if e.reading.key > key]
-        return sorted(same + bombs, key=_entry_order) if bombs and same else same or list(bombs)
+        above = hc.ruleset.classes_above(after.pattern) if hc.ruleset.classes else ()
+        for pattern in above:  # a higher class of the same size beats it whatever its key
+            same.extend(self._shape((pattern, after.size)))
+        if above or (bombs and same):
+            return sorted(same + bombs, key=_entry_order)
+        return same or list(bombs)
 
     def pruned(self, packed: int) -> HandPlays:
         """The plays a smaller hand (packed counts) still holds."""
@@ -158,6 +163,8 @@ class _Held:
 
 class MoveGenerator:
     """Plays of one hand context (one ruleset, fixed for the hand)."""
+
+    suited = False  # plays are rank keys: the engine picks their cards (SuitedMoves: cards)
 
     def __init__(self, hc: HandContext):
         self.hc = hc
@@ -205,6 +212,11 @@ class MoveGenerator:
         self._cached_entries = 0  # lead entries of the hands in _by_ranks (at most)
 
     # ------------------------------------------------------------ hands
+
+    def play_key(self, cards: tuple[int, ...]) -> Play:
+        """How a play of these cards is listed: its sorted rank keys."""
+        rank_of = self.rank_of
+        return tuple(sorted(rank_of[k] for k in cards))
 
     def rank_counts(self, hand: list[int]) -> Counter:
         out: Counter = Counter()
@@ -297,7 +309,9 @@ class MoveGenerator:
         # the lists start with the packed play.
         sources: list[tuple[list, int]] = []
         for pd in self.hc.ruleset.patterns:
-            if held.joker_total:
+            if pd.shape == "any":
+                sources.append((self._any_plays(pd, held), 1))
+            elif held.joker_total:
                 sources.append((list(self._pattern_plays(pd, held)), 1))
             elif pd.shape == "parts" and not self._has_cap(pd):
                 sources.append((self._composites(pd, held), 1))  # played as they are
@@ -355,12 +369,12 @@ class MoveGenerator:
         self._play_of.setdefault(packed, play)
         return packed
 
-    def _reading(self, pd: PatternDef, size: int, key: float) -> Reading:
+    def _reading(self, pd: PatternDef, size: int, key: float, top: int) -> Reading:
         """_make, shared: readings are immutable and the same ones recur in every hand."""
-        k = (id(pd), size, key)
+        k = (id(pd), size, key, top)
         r = self._made.get(k)
         if r is None:
-            r = self._made[k] = _make(pd, size, key)
+            r = self._made[k] = _make(pd, size, key, top=top)
         return r
 
     def _pattern_plays(self, pd: PatternDef, held: _Held) -> Iterator[tuple[int, Reading]]:
@@ -390,12 +404,41 @@ class MoveGenerator:
             candidates = [x[2] for x in self._held_options(pd, held)]
         if not held.joker_total:
             for inst in candidates:
-                yield self.pack(inst.demand), self._reading(pd, inst.size, inst.key)
+                yield self.pack(inst.demand), self._reading(pd, inst.size, inst.key, inst.top)
             return
         for inst in candidates:
-            reading = self._reading(pd, inst.size, inst.key)
+            reading = self._reading(pd, inst.size, inst.key, inst.top)
             for packed in self._fill(inst, held):
                 yield packed, reading
+
+    def _any_plays(self, pd: PatternDef, held: _Held) -> list[tuple[int, Reading]]:
+        """(packed play, reading) of every set of the pattern's size the hand holds, from
+        the hand itself (the sets of a pack are too many to list): an `any` pattern."""
+        assert pd.group is not None
+        lo, hi = pd.group
+        ranks = [r for r in sorted(held.ranks) if held.ranks[r] and
+                 (pd.where is None or r not in self.matcher.rep
+                  or self.matcher.rank_allowed(pd, r))]
+        order = [self.matcher.order_key(r, pd.by) for r in ranks]
+        out: list[tuple[int, Reading]] = []
+        shift = self.shift
+
+        def walk(i: int, size: int, packed: int, high: int) -> None:
+            if size >= lo:
+                top = ranks[high]
+                out.append((packed, self._reading(pd, size, order[high], top)))
+            if size == hi:
+                return
+            for j in range(i, len(ranks)):
+                r = ranks[j]
+                best = j if high < 0 or order[j] > order[high] else high
+                for c in range(1, held.ranks[r] + 1):
+                    if size + c > hi:
+                        break
+                    walk(j + 1, size + c, packed + (c << shift[r]), best)
+
+        walk(0, 0, 0, -1)
+        return out
 
     def _fixed_play(self, pd: PatternDef) -> tuple[int, Reading, list[tuple[int, int]]] | None:
         """A `cards` pattern's play (packed), reading and rank demand, or None when it is
@@ -414,7 +457,8 @@ class MoveGenerator:
                         need[nt.card_rank(kind)] += c
                     top = max(pd.cards, key=lambda k: self.hc.strength[k])
                     out = (self._packed_play(tuple(sorted(need.elements()))),
-                           self._reading(pd, sum(pd.cards.values()), self.hc.strength[top]),
+                           self._reading(pd, sum(pd.cards.values()), self.hc.strength[top],
+                                         nt.card_rank(top)),
                            list(need.items()))
             self._fixed[id(pd)] = out
         return self._fixed[id(pd)]
@@ -434,7 +478,7 @@ class MoveGenerator:
                     self._play_of.setdefault(
                         packed, tuple(r for r, c in inst.demand for _ in range(c)))
                     out.append((packed, self._mask(inst.ranks), inst,
-                                self._reading(pd, inst.size, inst.key)))
+                                self._reading(pd, inst.size, inst.key, inst.top)))
             self._flat[id(pd)] = (upto, out)
         return out
 
@@ -481,7 +525,8 @@ class MoveGenerator:
         capped = self._capped_demands(pd, reading.size)
         if capped is not None and demand not in capped:
             return None
-        return _Instance(demand, reading.size, reading.key, 0, frozenset(r for r, _ in demand), 0)
+        return _Instance(demand, reading.size, reading.key, 0, frozenset(r for r, _ in demand),
+                         reading.top)
 
     def _composites(self, pd: PatternDef, held: _Held) -> list[tuple[int, Reading]]:
         """(packed demand, reading) of every composite instance the hand holds.
@@ -624,7 +669,7 @@ class MoveGenerator:
         r = reads.get((id(lead), size))
         if r is None:
             key = self.matcher.order_key(lead.top, pd.by) if pd.by else lead.key
-            r = reads[(id(lead), size)] = self._reading(pd, size, key)
+            r = reads[(id(lead), size)] = self._reading(pd, size, key, lead.top)
         return r
 
     def _unpack(self, packed: int) -> list[tuple[int, int]]:

@@ -15,6 +15,7 @@ class ShedPlay:
     first_lead: str = "random"
     then_lead: str = "first_out"
     holder: list[int] = field(default_factory=list)
+    must_play_holder: str = "never"  # never | first_hand | every_hand
     takeover: str = "next_player"
     ends: list[str] = field(default_factory=lambda: ["one_left"])
     seat_score: str | None = None  # a table or formula name

@@ -20,6 +20,7 @@ from ...model.patterns import Reading, beats, readings
 from ...model.ruleset import Ruleset
 from ..base import Action, EngineState, IllegalAction, Position, json_copy, restore_state
 from .moves import Entry, HandPlays, MoveGenerator
+from .suited import SuitedMoves
 
 PASS = Action("pass")
 SUIT_ORDER = {s: i for i, s in enumerate(nt.SUITS)}
@@ -41,7 +42,9 @@ class ShedGame:
         self.hands_dealt = ruleset.deal.get("hands", self.players)
         self.team_of = ruleset.team_of()
         self.hc = HandContext(ruleset, {})
-        self.moves = MoveGenerator(self.hc)
+        self.moves: MoveGenerator | SuitedMoves = MoveGenerator(self.hc)
+        if ruleset.reads_suits:
+            self.moves = SuitedMoves(self.moves)
         self.deck = ruleset.every_card()
         # Each rank's card kinds in the order S H D C (which suits a listed play shows).
         self.kinds_of_rank: dict[int, list[int]] = {}
@@ -169,6 +172,8 @@ class ShedState(EngineState):
         hand, hp, chosen = self._plays_here()
         if chosen is None:
             entry = hp.entries[rng.randrange(len(hp.entries))]
+        elif self.last is None:  # a lead held to a card (the first play's ♦3)
+            entry = chosen[rng.randrange(len(chosen))]
         else:
             i = rng.randrange(len(chosen) + 1)
             if i == 0:
@@ -366,6 +371,11 @@ class ShedState(EngineState):
             if held < len(cards) and held < cards.count(kind):
                 raise IllegalAction(f"you hold {held} × "
                                     f"{nt.format_card(kind)}, not {cards.count(kind)}")
+        if self.last is None:
+            must = self._must_play()
+            if must is not None and must not in cards:
+                raise IllegalAction(f"the first play of the hand must hold "
+                                    f"{nt.format_card(must)}")
         known = self._known_reading(seat, act)
         if known is not None:
             return known
@@ -398,8 +408,7 @@ class ShedState(EngineState):
         check would return), or None when it is not listed here."""
         g = self.game
         hp = self._seat_plays(seat)
-        rank_of = g.moves.rank_of
-        rs = hp.plays.get(tuple(sorted(rank_of[k] for k in act.cards)))
+        rs = hp.plays.get(g.moves.play_key(act.cards))
         if not rs:
             return None
         if act.pattern is None:
@@ -519,6 +528,8 @@ class ShedState(EngineState):
         hand, hp, chosen = self._plays_here()
         if chosen is None:
             return [self._action(hand, e) for e in hp.entries]
+        if self.last is None:
+            return [self._action(hand, e) for e in chosen]
         return [PASS] + [self._action(hand, e) for e in chosen]
 
     def _plays_here(self) -> tuple[list[int], HandPlays, list[Entry] | None]:
@@ -530,13 +541,41 @@ class ShedState(EngineState):
         hand = self.hands[seat]
         hp = self._seat_plays(seat)
         if self.last is None or self.last["seat"] == seat:
+            must = self._must_play() if self.last is None else None
+            if must is not None:
+                return hand, hp, self._holding(hp, must)
             return hand, hp, None
         prev = self._reading_of_last()
         assert prev is not None
         return hand, hp, hp.beating(g.hc, prev)
 
+    def _must_play(self) -> int | None:
+        """The card the hand's first play must contain (the holder card that chose the
+        leader, such as ♦3), or None once the hand's first play is made."""
+        rule = self.game.rules.must_play_holder
+        if rule == "never" or (rule == "first_hand" and self.hand_no != 0):
+            return None
+        log = self.log
+        if not log or log[-1]["type"] != "lead" or log[-1].get("rule") != "holder" \
+                or self.to_act != self.first_leader:
+            return None  # the first play is made (nobody passes on the lead), or a scenario
+            # chose the leader
+        hand = self.hands[self.to_act]
+        return next((k for k in self.game.rules.holder if hand[k]), None)
+
+    def _holding(self, hp: HandPlays, card: int) -> list[Entry]:
+        """The lead entries whose play holds `card` (as its rank when plays are ranks)."""
+        moves = self.game.moves
+        key = card if moves.suited else moves.rank_of[card]
+        return [e for e in hp.entries if key in e.play]
+
     def _action(self, hand: list[int], entry: Entry) -> Action:
-        key = (tuple(sorted(self._pick(hand, entry.play))), entry.name)
+        if self.game.moves.suited:
+            cards = entry.play
+        else:
+            must = self._must_play() if self.last is None else None
+            cards = tuple(sorted(self._pick(hand, entry.play, must)))
+        key = (cards, entry.name)
         known = self.game._plays  # Action objects are immutable: share them
         act = known.get(key)
         if act is None:
@@ -552,12 +591,20 @@ class ShedState(EngineState):
         if self.phase != "play":
             return len(self._actions())
         _, hp, chosen = self._plays_here()
-        return len(hp.entries) if chosen is None else len(chosen) + 1
+        if chosen is None:
+            return len(hp.entries)
+        return len(chosen) + (self.last is not None)
 
-    def _pick(self, hand: list[int], play: tuple[int, ...]) -> list[int]:
-        """Actual cards for a rank multiset: suits in the order S H D C."""
+    def _pick(self, hand: list[int], play: tuple[int, ...], must: int | None = None) -> list[int]:
+        """Actual cards for a rank multiset: suits in the order S H D C (`must` first)."""
         cards: list[int] = []
         kinds_of_rank = self.game.kinds_of_rank
+        if must is not None:
+            cards.append(must)
+            hand = list(hand)
+            hand[must] -= 1
+            at = play.index(self.game.moves.rank_of[must])
+            play = play[:at] + play[at + 1:]
         i = 0
         while i < len(play):
             rank = play[i]
@@ -718,6 +765,8 @@ class ShedState(EngineState):
             return True
         active = self._active()
         if "one_left" in g.rules.ends and len(active) <= 1:
+            return True
+        if "first_out" in g.rules.ends and self.out:
             return True
         if "team_out" in g.rules.ends:
             for seats in self.sides:

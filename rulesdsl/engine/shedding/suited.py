@@ -1,0 +1,143 @@
+"""Plays as cards, for rulesets whose patterns read suits (a flush, ties broken by suit).
+
+The rank plays of MoveGenerator are worked out first (what a hand can play, suits
+aside); each is then spread over the cards of its ranks the hand holds, and every
+such set of cards is read with the pattern's suit rules (`suited_reading`, the same
+function `readings` applies). A play is then a sorted tuple of card kinds, packed
+16 bits per kind, so pruning and following work as they do on ranks.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+from ... import notation as nt
+from ...model.patterns import Reading, suited_reading
+from .moves import CACHE_LIMIT, FIELD, Entry, HandPlays, MoveGenerator, Play, _shape
+
+Cards = tuple[int, ...]
+
+
+class SuitedMoves:
+    """The plays of one hand context as cards (same interface as MoveGenerator)."""
+
+    suited = True
+
+    def __init__(self, ranks: MoveGenerator):
+        self.ranks = ranks
+        self.hc = ranks.hc
+        r = self.hc.ruleset
+        self.patterns = {p.name: p for p in r.patterns}
+        kinds = r.kinds()
+        shift = {k: FIELD * i for i, k in enumerate(kinds)}
+        self.unit = [1 << shift[k] if k in shift else 0 for k in range(len(r.deck))]
+        self.guard = sum(1 << (FIELD * i + FIELD - 1) for i in range(len(kinds)))
+        self.kinds_of_rank: dict[int, list[int]] = {}
+        for k in kinds:
+            self.kinds_of_rank.setdefault(ranks.rank_of[k], []).append(k)
+        self._by_kinds: dict[Cards, HandPlays] = {}  # card counts -> plays
+        self._by_packed: dict[int, HandPlays] = {}
+        self._choices: dict[tuple, list[Cards]] = {}
+        self._suited: dict[tuple, Reading | None] = {}
+
+    def play_key(self, cards: tuple[int, ...]) -> Play:
+        return tuple(sorted(cards))
+
+    def hand_plays(self, hand: list[int]) -> HandPlays:
+        key = tuple(hand)
+        hp = self._by_kinds.get(key)
+        if hp is None:
+            hp = self._expand(hand, self.ranks.hand_plays(hand))
+            if len(self._by_kinds) > CACHE_LIMIT:
+                self._by_kinds.clear()
+            self._by_kinds[key] = hp
+            self._remember(hp)
+        return hp
+
+    def played(self, hp: HandPlays, cards: tuple[int, ...]) -> HandPlays:
+        packed = hp.packed
+        unit = self.unit
+        for k in cards:
+            packed -= unit[k]
+        out = self._by_packed.get(packed)
+        if out is None:
+            out = hp.pruned(packed)
+            self._remember(out)
+        return out
+
+    def plays(self, hand: list[int], after: Reading | None = None) -> dict[Play, list[Reading]]:
+        hp = self.hand_plays(hand)
+        if after is None:
+            return dict(hp.plays)
+        out: dict[Play, list[Reading]] = {}
+        for e in hp.beating(self.hc, after):
+            out.setdefault(e.play, []).append(e.reading)
+        return out
+
+    def _remember(self, hp: HandPlays) -> None:
+        if len(self._by_packed) > CACHE_LIMIT:
+            self._by_packed.clear()
+        self._by_packed[hp.packed] = hp
+
+    def _expand(self, hand: list[int], rank_plays: HandPlays) -> HandPlays:
+        """Each rank play spread over the held cards of its ranks, read with suits."""
+        found: dict[Cards, list[Reading]] = {}
+        for e in rank_plays.entries:
+            pd = self.patterns.get(e.reading.pattern)
+            for cards in self._spread(hand, e.play):
+                reading = self._read(pd, e.reading, cards)
+                if reading is not None:
+                    found.setdefault(cards, []).append(reading)
+        unit = self.unit
+        entries: list[Entry] = []
+        for cards in sorted(found):
+            best: dict[str, Reading] = {}
+            for x in found[cards]:
+                old = best.get(x.pattern)
+                if old is None or x.key > old.key:
+                    best[x.pattern] = x
+            rs = sorted(best.values(), key=lambda x: x.pattern)
+            if any(x.exclusive for x in rs):
+                rs = [x for x in rs if x.exclusive]
+            packed = sum(unit[k] for k in cards)
+            for x in rs:
+                entries.append(Entry(cards, x.pattern if len(rs) > 1 else None, x, packed,
+                                     _shape(x)))
+        packed_hand = sum(c * unit[k] for k, c in enumerate(hand) if c)
+        return HandPlays(packed_hand, entries, self.guard)
+
+    def _spread(self, hand: list[int], play: Play) -> list[Cards]:
+        """Every set of held cards whose ranks are the rank play's."""
+        per_rank = []
+        for rank, count in Counter(play).items():
+            held = tuple((k, hand[k]) for k in self.kinds_of_rank.get(rank, ()) if hand[k])
+            key = (held, count)
+            options = self._choices.get(key)
+            if options is None:
+                pool = [k for k, c in held for _ in range(c)]
+                options = sorted(set(itertools.combinations(pool, count)))
+                if len(self._choices) > CACHE_LIMIT:
+                    self._choices.clear()
+                self._choices[key] = options
+            per_rank.append(options)
+        return [tuple(sorted(itertools.chain.from_iterable(combo)))
+                for combo in itertools.product(*per_rank)]
+
+    def _read(self, pd, reading: Reading, cards: Cards) -> Reading | None:
+        if pd is None or (pd.suit is None and pd.ties is None):
+            return reading
+        key = (reading, cards if pd.suit else self._top_suits(reading, cards))
+        out = self._suited.get(key, False)
+        if out is False:
+            out = suited_reading(self.hc, pd, reading, cards)
+            if len(self._suited) > 10 * CACHE_LIMIT:
+                self._suited.clear()
+            self._suited[key] = out
+        return out
+
+    def _top_suits(self, reading: Reading, cards: Cards) -> tuple[str | None, ...]:
+        """What a suit tie reads of the cards: the suits of the top rank's cards."""
+        wild_of = self.hc.wild_of
+        return tuple(nt.card_suit(k) for k in cards
+                     if k not in wild_of and nt.card_rank(k) == reading.top)
