@@ -131,6 +131,19 @@ def _typed_value(ruleset: Any, name: str, text: str, kind: str) -> Any:
     return value
 
 
+def _table_choices(ruleset: Any, args: argparse.Namespace) \
+        -> tuple[int | None, dict[str, Any]]:
+    """--players and --option NAME=VALUE of play and simulate, checked against the ruleset."""
+    players = args.players
+    if players is not None and players not in ruleset.player_counts:
+        raise _BadInput(f"{ruleset.id} is played by "
+                        f"{' or '.join(map(str, ruleset.player_counts))} players, not "
+                        f"{players}")
+    options = {name: _typed_value(ruleset, name, value, "option")
+               for name, value in _pairs(args.option, "--option")}
+    return players, options
+
+
 def _pairs(values: list[str] | None, flag: str) -> list[tuple[str, str]]:
     out = []
     for v in values or []:
@@ -217,6 +230,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .headless.logs import play_game
 
     ruleset = load(args.ruleset)
+    try:
+        players, options = _table_choices(ruleset, args)
+    except _BadInput as exc:
+        print(f"rulesdsl play: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if players is not None or options:
+        ruleset = ruleset.variant(ruleset, players=players, options=options)
     agents = make_agents(args.agents, ruleset.players)
     if args.log_view is not None and not args.log:
         print("rulesdsl: --log-view needs --log FILE", file=sys.stderr)
@@ -260,12 +280,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1 or args.workers < 1:
         print("rulesdsl: --games and --workers must be at least 1", file=sys.stderr)
         return EXIT_USAGE
+    try:
+        players, options = _table_choices(load(args.ruleset), args)
+        if args.compare and (players is not None or options):
+            _table_choices(load(args.compare), args)  # the other must offer them too
+    except _BadInput as exc:
+        print(f"rulesdsl simulate: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     stats = simulate(args.ruleset, args.games, args.seed, args.workers, args.agents,
-                     args.hands, backend=args.backend)
+                     args.hands, backend=args.backend, players=players, options=options)
     if args.compare:
         # The same seeds deal the same cards when the two rulesets share a deck.
         other = simulate(args.compare, args.games, args.seed, args.workers, args.agents,
-                         args.hands, backend=args.backend)
+                         args.hands, backend=args.backend, players=players,
+                         options=options)
         if args.json:
             print(json.dumps({"a": stats, "b": other}, ensure_ascii=False, sort_keys=True))
             return EXIT_OK
@@ -421,6 +449,11 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--compare", metavar="OTHER_RULESET",
                     help="run another ruleset on the same seeds and show both")
     sm.add_argument("--json", action="store_true")
+    for cmd in (pl, sm):
+        cmd.add_argument("--players", type=int, help="one of the ruleset's player counts "
+                         "(default: its first)")
+        cmd.add_argument("--option", action="append", metavar="NAME=VALUE",
+                         help="a value for one of the ruleset's options (repeatable)")
     sm.set_defaults(func=cmd_simulate)
     ex = sub.add_parser("explain", help="show the compiled ladder, trumps, wilds, patterns "
                         "and scoring for one hand's context")

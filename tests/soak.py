@@ -224,6 +224,10 @@ def check_legality(state, rng: random.Random) -> None:
     listed = list(legal)
     assert len(listed) == count == len(set(listed)), "listing disagrees with count()"
     shedding = state.game.ruleset.family == "shedding"
+    # Cards of one rank are interchangeable, unless patterns read suits or this play must
+    # hold a given card (the first play's ♠3).
+    interchangeable = shedding and not state.game.moves.suited and (
+        state.last is not None or state._must_play() is None)
     exact = set(listed)
     by_ranks = {(_ranks(a), a.pattern) for a in listed}
     rank_only = {_ranks(a) for a in listed}
@@ -242,7 +246,8 @@ def check_legality(state, rng: random.Random) -> None:
         if shedding and cand.kind == "play":
             if ok:
                 assert _ranks(cand) in rank_only, f"legal but not listed: {cand}"
-            elif _held(state, cand) and (_ranks(cand), cand.pattern) in by_ranks:
+            elif interchangeable and _held(state, cand) and \
+                    (_ranks(cand), cand.pattern) in by_ranks:
                 raise AssertionError(f"a listed play with other held suits is illegal: {cand}")
             continue
         if cand.kind == "win" and not cand.cards and len(wins) == 1:

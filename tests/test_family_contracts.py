@@ -123,8 +123,9 @@ def sample(fragment: dict[str, Any]) -> Any:
         return fragment["examples"][0]
     if "enum" in fragment:
         return fragment["enum"][0]
-    if "oneOf" in fragment:
-        return sample(fragment["oneOf"][0])
+    for either in ("oneOf", "anyOf"):
+        if either in fragment:
+            return sample(fragment[either][0])
     kind = fragment.get("type")
     kind = kind[0] if isinstance(kind, list) else kind
     if kind == "object":

@@ -19,6 +19,13 @@ import pytest
 import rulesdsl
 
 GOLDEN = {
+    "big-two": [
+        "4a75acd194b4a202",
+        "5b5c05042b5294ae",
+        "af6f3f3de0a8eeeb",
+        "6c82869357971289",
+        "e55982708497e9b2",
+    ],
     "taicang-zhongxin-wu": [
         "6a4dd89ac6c13814",
         "bafa8a19a33768be",
@@ -61,12 +68,13 @@ GOLDEN = {
         "bbc957723cad4569",
         "e815d231317babca",
     ],
+    # The first play of the first hand holds ♠3 (「第一次为黑桃3先出」, issue 16).
     "guan-pai": [
-        "9c26644e756d33f8",
-        "d7e987516996e956",
-        "e4a0706b0e16982e",
-        "358f127f91d4f163",
-        "cc618ae9b6331f9e",
+        "4e9e6fc6f43c5f4c",
+        "4304ce55cc775bf2",
+        "41f3670953b94e22",
+        "727bf506d0a82e83",
+        "7c9b593928b2dff2",
     ],
     "wenling-mahjong": [
         "e908b8ea8f363f79",

@@ -95,10 +95,10 @@ def test_the_quick_check_refuses_a_trailing_newline_too():
 
 def test_an_id_and_a_pattern_name_ending_in_a_newline_are_refused(tmp_path):
     out = variant(tmp_path, "id: guan-pai\n", 'id: "guan-pai\\n"\n')
-    assert out == ["12:5: id: the string 'guan-pai\\n' is not a valid name here; expected a "
+    assert out == ["10:5: id: the string 'guan-pai\\n' is not a valid name here; expected a "
                    "lower-case slug of letters, digits and '-'"], out
     out = variant(tmp_path, "{name: pair, group: 2}", '{name: "pair\\n", group: 2}')
-    assert out == ["68:14: patterns.list[1].name: the string 'pair\\n' is not a valid name "
+    assert out == ["72:14: patterns.list[1].name: the string 'pair\\n' is not a valid name "
                    "here; expected a name of letters, digits and '_', not starting with a "
                    "digit"], out
 
@@ -162,8 +162,8 @@ def test_a_holder_card_absent_from_the_deck_is_refused(tmp_path):
     holder = "holder: [S3, S4, S5, S6, S7, S8, S9, S10, SJ, SQ, SK]"
     out = variant(tmp_path, holder, "holder: [S3, BJ, H2]")
     assert out == [
-        "137:16: play.holder[1]: BJ is not in the deck; expected cards of the deck",
-        "137:20: play.holder[2]: H2 is not in the deck; expected cards of the deck"], out
+        "142:16: play.holder[1]: BJ is not in the deck; expected cards of the deck",
+        "142:20: play.holder[2]: H2 is not in the deck; expected cards of the deck"], out
     # Jokers left out by `jokers: false` rather than by `remove`.
     no_jokers = GUAN_PAI.replace("jokers: true\n  remove: [BJ, LJ, ", "jokers: false\n"
                                  "  remove: [").replace(holder, "holder: [LJ, S3]")
@@ -171,4 +171,4 @@ def test_a_holder_card_absent_from_the_deck_is_refused(tmp_path):
     path.write_text(no_jokers, encoding="utf-8")
     out = [p.format() for p in validate_file(path, run_examples_too=False).problems]
     assert [p for p in out if "play.holder" in p] == [
-        f"{path}:137:12: play.holder[0]: LJ is not in the deck; expected cards of the deck"]
+        f"{path}:142:12: play.holder[0]: LJ is not in the deck; expected cards of the deck"]

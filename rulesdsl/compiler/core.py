@@ -822,6 +822,20 @@ class _Compiler(StaticChecks):
             self.error(path, str(exc), suggestion=card_hint(text))
             return None
 
+    def option_value(self, path: tuple, name: Any) -> tuple[Any, list[Any]] | None:
+        declared = self.data.get("options", {})
+        if not isinstance(name, str) or name not in declared:
+            self.error(path, f"no option named {name!r}", expected="a name under options",
+                       suggestion=did_you_mean(str(name), sorted(declared)))
+            return None
+        spec = declared[name]
+        choices = spec.get("choices")
+        if choices is None:
+            self.error(path, f"option {name!r} lists no choices", expected="choices: [...] "
+                       "naming every value the setting may take")
+            return None
+        return self.options[name], list(choices)
+
     def _levels(self) -> dict[str, Any] | None:
         lv = self.data.get("levels")
         if lv is None:

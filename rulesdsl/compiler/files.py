@@ -11,7 +11,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from ..errors import Problem, RulesetError, did_you_mean
+from ..errors import Problem, RulesdslError, RulesetError, did_you_mean
 from ..language.merge import merge_documents
 from ..language.structure import check_structure
 from ..language.yamlio import MAX_FILE_BYTES, Document, load_yaml
@@ -240,6 +240,7 @@ def compile_document(doc: Document) -> Ruleset:
     if errors:
         raise RulesetError(compiler.problems)
     ruleset.warnings = [p for p in compiler.problems if p.severity != "error"]  # type: ignore
+    ruleset.variant = compile_variant
     return ruleset
 
 
@@ -263,3 +264,46 @@ def compile_with_options(ruleset: Ruleset, options: dict[str, Any]) -> Ruleset:
     for name, value in options.items():
         data.setdefault("options", {}).setdefault(name, {})["default"] = value
     return compile_document(Document(doc.file, data, doc.values, doc.keys))
+
+
+def compile_variant(ruleset: Ruleset, players: int | None = None,
+                    options: dict[str, Any] | None = None) -> Ruleset:
+    """The ruleset for another of its player counts and other option values, chosen at
+    play time (`new_game(players=3, options={...})`): the rule file compiled again with
+    that count first and those defaults, so every check runs for them. Refused, naming
+    what the file offers, when the count or a value is not one of its own."""
+    options = dict(options or {})
+    declared = (ruleset.document.data.get("options", {})
+                if ruleset.document is not None and isinstance(ruleset.document.data, dict)
+                else {})
+    for name, value in options.items():
+        if name not in declared:
+            offered = ", ".join(sorted(declared)) or "no options"
+            raise RulesdslError(f"{ruleset.id} has no option {name!r} (it offers {offered})")
+        choices = declared[name].get("choices")
+        if choices is not None and value not in choices:
+            raise RulesdslError(f"option {name} of {ruleset.id} is one of "
+                                f"{', '.join(map(str, choices))}, not {value!r}")
+    if players is not None and players not in ruleset.player_counts:
+        raise RulesdslError(f"{ruleset.id} is played by "
+                            f"{' or '.join(map(str, ruleset.player_counts))} players, "
+                            f"not {players!r}")
+    key = (players, tuple(sorted((k, repr(v)) for k, v in options.items())))
+    known = ruleset.__dict__.setdefault("_variants", {})
+    if key not in known:
+        if players in (None, ruleset.players) and all(
+                ruleset.options.get(k) == v for k, v in options.items()):
+            known[key] = ruleset
+        else:
+            doc = ruleset.document
+            if doc is None or not isinstance(doc.data, dict):
+                raise RulesdslError(f"{ruleset.id} holds no rule file to compile again for "
+                                    "other players or options")
+            data = copy.deepcopy(doc.data)
+            for name, value in options.items():
+                data["options"][name]["default"] = value
+            if players is not None:
+                data["players"]["count"] = [players] + [c for c in ruleset.player_counts
+                                                        if c != players]
+            known[key] = compile_document(Document(doc.file, data, doc.values, doc.keys))
+    return known[key]

@@ -46,6 +46,11 @@ class PlayReader(Protocol):
 
     def card(self, path: tuple, text: Any) -> int | None: ...
 
+    def option_value(self, path: tuple, name: Any) -> tuple[Any, list[Any]] | None:
+        """An option's compiled value and its choices (None, reported, when there is no
+        such option)."""
+        ...
+
 
 # ---------------------------------------------------------------- keys
 
@@ -84,9 +89,35 @@ class Value(Key):
     supported: tuple[Any, ...] | None = None
 
     def schema(self) -> dict[str, Any]:
-        return {**self.fragment, "description": self.description}
+        own = {**self.fragment, "description": self.description}
+        if "enum" not in self.fragment or self.attr is None:
+            return own  # (a part its section reads itself takes its values as written)
+        # A choice may be left to an option: `then_lead: {option: later_lead}`.
+        return {"description": self.description,
+                "anyOf": [own, sc.obj_schema(
+                    "The value of an option, whose every choice is one of "
+                    + ", ".join(map(str, self.fragment["enum"])) + ".",
+                    {"option": sc.name_schema("An option's name.", "later_lead")},
+                    ["option"])]}
 
     def read(self, reader, value, path, model, contract) -> None:
+        if isinstance(value, dict) and "option" in value:
+            name = value["option"]
+            found = reader.option_value(path + ("option",), name)
+            if found is None:
+                _set(model, self, self.default)
+                return
+            value, choices = found
+            known = self.fragment.get("enum", [])
+            for choice in choices:
+                if choice not in known or (self.supported is not None
+                                           and choice not in self.supported):
+                    reader.error(path + ("option",), f"option {name!r} offers {choice!r}, "
+                                 f"which {contract.engine} does not play as {self.name}",
+                                 expected="choices among " + ", ".join(
+                                     map(str, self.supported or known)))
+            _set(model, self, value)
+            return
         if value is MISSING:
             value = self.default
         elif self.supported is not None and value not in self.supported:

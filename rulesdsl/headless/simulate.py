@@ -23,9 +23,25 @@ def game_seed(seed: int, index: int) -> int:
     return (seed * 1_000_003 + index * 7919) % (2**31)
 
 
-def _one(args: tuple[str, str | None, int, int, int | None]) -> dict[str, Any]:
-    ruleset_ref, agent_spec, seed, index, hands = args
-    ruleset = load(ruleset_ref)
+_LOADED: dict[tuple, Any] = {}  # per process: a ruleset is compiled once, not per game
+
+
+def _ruleset(ref: str, players: int | None, options: tuple[tuple[str, Any], ...]) -> Any:
+    key = (ref, players, options)
+    ruleset = _LOADED.get(key)
+    if ruleset is None:
+        ruleset = load(ref)
+        if players is not None or options:
+            ruleset = ruleset.variant(ruleset, players=players, options=dict(options))
+        if len(_LOADED) > 16:
+            _LOADED.clear()
+        _LOADED[key] = ruleset
+    return ruleset
+
+
+def _one(args: tuple) -> dict[str, Any]:
+    ruleset_ref, agent_spec, seed, index, hands, players, options = args
+    ruleset = _ruleset(ruleset_ref, players, options)
     agents = make_agents(agent_spec, ruleset.players)
     s = game_seed(seed, index)
     state = play_game(ruleset, s, agents, hands)
@@ -60,9 +76,12 @@ def _ray_results(jobs: list[tuple], show: bool) -> list[dict[str, Any]]:
 
 def simulate(ruleset_ref: str, games: int, seed: int = 0, workers: int = 1,
              agents: str | None = None, hands: int | None = 1,
-             progress: bool | None = None, backend: str = "local") -> dict[str, Any]:
-    ruleset = load(ruleset_ref)
-    jobs = [(ruleset_ref, agents, seed, i, hands) for i in range(games)]
+             progress: bool | None = None, backend: str = "local",
+             players: int | None = None,
+             options: dict[str, Any] | None = None) -> dict[str, Any]:
+    chosen = tuple(sorted((options or {}).items()))
+    ruleset = _ruleset(ruleset_ref, players, chosen)
+    jobs = [(ruleset_ref, agents, seed, i, hands, players, chosen) for i in range(games)]
     show = sys.stderr.isatty() if progress is None else progress
     results: list[dict[str, Any]] = []
     if backend == "ray":

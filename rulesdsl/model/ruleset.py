@@ -85,6 +85,8 @@ class PatternDef:
     path: tuple = ()
 
 
+MISSING: Any = object()  # an argument not given
+
 # A table's or formula's number beyond this is an error at play time: engines turn totals
 # into floats, and no game scores anywhere near it.
 MAX_VALUE = 10**15
@@ -233,6 +235,9 @@ class Ruleset:
     play_can_fail: bool = True
     play: Any = None  # the family's compiled play model (engine/<family>/play.py)
     contract: Any = None  # the family's contract (engine/<family>/contract.py)
+    # (ruleset, players=, options=) -> the ruleset for another player count and options,
+    # attached by the compiler (the model never imports it).
+    variant: Any = None
 
     def game(self) -> Any:
         """The engine that runs this ruleset's family, built once per ruleset (the per-hand
@@ -245,16 +250,30 @@ class Ruleset:
             cached = self.__dict__["_engine_game"] = self.contract.game(self)
         return cached
 
-    def new_game(self, seed: int = 0, **options: Any):
-        """A new match (or `hands=N` hands) of this ruleset, deterministic given the seed."""
+    def new_game(self, seed: int = 0, hands: Any = MISSING, players: int | None = None,
+                 options: dict[str, Any] | None = None):
+        """A new match (or `hands=N` hands) of this ruleset, deterministic given the seed;
+        `players` one of its player counts, `options` values for its named options."""
         if type(seed) is not int or not 0 <= seed < 2**63:
             raise RulesdslError(f"the seed is a whole number from 0 to 2^63 - 1, not "
                                 f"{_short(seed)}")
-        hands = options.get("hands")
-        if hands is not None and (type(hands) is not int or not 1 <= hands <= 10_000):
+        if hands is not MISSING and hands is not None and (
+                type(hands) is not int or not 1 <= hands <= 10_000):
             raise RulesdslError(f"hands is a whole number from 1 to 10000, not "
                                 f"{_short(hands)}")
-        return self.game().new_game(seed=seed, **options)
+        if players is not None and type(players) is not int:
+            raise RulesdslError(f"players is a whole number, not {_short(players)}")
+        if options is not None and not isinstance(options, dict):
+            raise RulesdslError(f"options is a mapping of option names to values, not "
+                                f"{_short(options)}")
+        ruleset = self
+        if players is not None or options:
+            if self.variant is None:
+                raise RulesdslError(f"{self.id} cannot be compiled again for other players "
+                                    "or options")
+            ruleset = self.variant(self, players=players, options=options)
+        kw = {} if hands is MISSING else {"hands": hands}  # the engine's own default
+        return ruleset.game().new_game(seed=seed, **kw)
 
     def state_from_json(self, text: str):
         return self.game().state_from_json(text)
