@@ -47,19 +47,21 @@ GOLDEN = {
         "f9880974ff04ab98",
         "bcf8611946190a24",
     ],
+    # A set that reads as a bomb loses only its 三带二 reading (exclusive: [full_house], issue 16).
     "wenling-duijia-tong": [
-        "eac847d91e134dad",
-        "2f51915c17b4bbc5",
-        "c0828021ee8b2bc6",
-        "0e968e3c6bc7ac82",
-        "d2c0cc3b4e3ef614",
+        "155e6ff2b194fb34",
+        "1233c9e9653c0d7b",
+        "116aba0e69df9bda",
+        "e11cafdb65a342ab",
+        "7aaa7722a9bee8ac",
     ],
+    # A bomb loses only its 三带二 reading; all eight jokers are the top bomb (issue 16).
     "wenling-liujia-tong": [
         "a0d40ae3962c748a",
-        "61ba38d22a83f2d2",
-        "3f4ff36e1c1a7005",
-        "cfb6d336a9d3cf34",
-        "01481e9712629336",
+        "ebcf16799bed1813",
+        "1036e8ee58fb6ef2",
+        "cff9de2e1d7719f6",
+        "a47d812625bfd671",
     ],
     "wenling-biao-tong": [
         "5a3f3a84320e3860",

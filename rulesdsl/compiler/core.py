@@ -612,7 +612,16 @@ class _Compiler(StaticChecks):
         pd.by = by
         pd.bomb = p.get("bomb", False)
         pd.counts_as_size = p.get("counts_as_size")
-        pd.exclusive = p.get("exclusive", False)
+        exclusive = p.get("exclusive", False)
+        pd.exclusive = exclusive is True or isinstance(exclusive, list)
+        if isinstance(exclusive, list):
+            written = {q["name"] for q in self.data.get("patterns", {}).get("list", [])}
+            for j, name in enumerate(exclusive):
+                if name not in written:
+                    self.error(path + ("exclusive", j), f"no pattern named {name!r}",
+                               expected="a pattern name",
+                               suggestion=did_you_mean(name, sorted(written)))
+            pd.excludes = frozenset(exclusive)
         for k in ("suit", "ties"):
             if k in p and self._suit_feature(path + (k,), f"'{k}:'"):
                 setattr(pd, k, p[k])

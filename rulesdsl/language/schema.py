@@ -202,8 +202,13 @@ PATTERN = _obj(
         "by": _name("The ladder ranking the key (default: the order).", "run", "bomb"),
         "bomb": _bool("A bomb beats every non-bomb."),
         "counts_as_size": _int("A bomb that ranks as a bomb of this many cards.", 1, 64, 5, 8),
-        "exclusive": _bool("If cards can be read as this pattern, they cannot be read as a "
-                           "non-exclusive one."),
+        "exclusive": {"description": "If cards can be read as this pattern, they cannot be "
+                                     "read as a non-exclusive one (true), or as one of the "
+                                     "patterns listed.",
+                      "oneOf": [{"type": "boolean", "description": "All other patterns."},
+                                _names("The patterns it excludes.", "A pattern's name.",
+                                       ["full_house"], minItems=1)],
+                      "examples": [True, ["full_house"]]},
         "enabled": _expr("Whether the pattern is in play: an expression over options "
                          "(default true).", "allow_full_house", "four_jokers == 'top_bomb'"),
         "doc": _s("What the pattern is, with the seed's words.", "「3带2」: a trio with a pair."),

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .. import notation as nt
 from .hand import TRUMP, HandContext, Place
-from .ruleset import PatternDef
+from .ruleset import PatternDef, Ruleset
 
 MAX_PART_COMBINATIONS = 200_000
 
@@ -57,12 +57,27 @@ def readings(hc: HandContext, cards: list[int]) -> list[Reading]:
             # exclusive pattern reads no suit: the compiler refuses both on one pattern.)
             suited = [suited_reading(hc, r.pattern(x.pattern), x, cards) for x in out]
             out = [x for x in suited if x is not None]
-    if any(x.exclusive for x in out):
-        out = [x for x in out if x.exclusive]
+    out = exclusive_readings(r, out)
     unique: dict[tuple, Reading] = {}
     for x in out:
         unique.setdefault((x.pattern, x.size, x.key, x.system, x.demoted, x.bomb_size), x)
     return list(unique.values())
+
+
+def exclusive_readings(ruleset: Ruleset, found: list[Reading]) -> list[Reading]:
+    """The readings of one set of cards left by its exclusive ones: an exclusive reading
+    removes the non-exclusive readings of the patterns it names (`exclusive: [NAME, ...]`),
+    or all of them (`exclusive: true`)."""
+    if not any(x.exclusive for x in found):
+        return found
+    drop: set[str] = set()
+    for x in found:
+        if x.exclusive:
+            pd = ruleset.pattern(x.pattern)
+            if pd is None or pd.excludes is None:
+                return [y for y in found if y.exclusive]
+            drop |= pd.excludes
+    return [y for y in found if y.exclusive or y.pattern not in drop]
 
 
 def suit_rank(hc: HandContext) -> dict[str | None, int]:

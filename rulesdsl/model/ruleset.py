@@ -80,6 +80,7 @@ class PatternDef:
     bomb: bool = False
     counts_as_size: int | None = None
     exclusive: bool = False
+    excludes: frozenset[str] | None = None  # exclusive over these patterns only (None: all)
     suit: str | None = None  # "same": every natural card of the play is of one suit
     ties: str | None = None  # "suit": equal keys compare by the suit of the top card
     path: tuple = ()

@@ -36,6 +36,7 @@ from ...model.patterns import (
     _part_walk_size,
     _RankMatcher,
     beats,
+    exclusive_readings,
 )
 from ...model.ruleset import PatternDef
 
@@ -350,8 +351,7 @@ class MoveGenerator:
         rs = list(best.values())
         if len(rs) == 1:
             return play, [Entry(play, None, rs[0], packed, _shape(rs[0]))]
-        if any(x.exclusive for x in rs):
-            rs = [x for x in rs if x.exclusive]
+        rs = exclusive_readings(self.hc.ruleset, rs)
         rs.sort(key=lambda x: x.pattern)
         return play, [Entry(play, x.pattern if len(rs) > 1 else None, x, packed, _shape(x))
                       for x in rs]

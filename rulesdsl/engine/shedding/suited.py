@@ -13,7 +13,7 @@ import itertools
 from collections import Counter
 
 from ... import notation as nt
-from ...model.patterns import Reading, suited_reading
+from ...model.patterns import Reading, exclusive_readings, suited_reading
 from .moves import CACHE_LIMIT, FIELD, Entry, HandPlays, MoveGenerator, Play, _shape
 
 Cards = tuple[int, ...]
@@ -98,8 +98,7 @@ class SuitedMoves:
                 if old is None or x.key > old.key:
                     best[x.pattern] = x
             rs = sorted(best.values(), key=lambda x: x.pattern)
-            if any(x.exclusive for x in rs):
-                rs = [x for x in rs if x.exclusive]
+            rs = exclusive_readings(self.hc.ruleset, rs)
             packed = sum(unit[k] for k in cards)
             for x in rs:
                 entries.append(Entry(cards, x.pattern if len(rs) > 1 else None, x, packed,
