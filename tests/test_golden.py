@@ -63,12 +63,13 @@ GOLDEN = {
         "cff9de2e1d7719f6",
         "a47d812625bfd671",
     ],
+    # Each hand's result records the 积分 (score_points, 「每点倍率按1点积分」, issue 16).
     "wenling-biao-tong": [
-        "5a3f3a84320e3860",
-        "6daa901c490f1b39",
-        "a26d6fad50ee8a03",
-        "bbc957723cad4569",
-        "e815d231317babca",
+        "f280d1680e8128d3",
+        "a0a672e07ac818fe",
+        "afb3bf9f9bb169ec",
+        "3542d50fc1c0dfb7",
+        "ac2e90c2ca3d676a",
     ],
     # The first play of the first hand holds ♠3 (「第一次为黑桃3先出」, issue 16).
     "guan-pai": [

@@ -63,10 +63,20 @@ def _read_auction(reader: PlayReader, value: Any, path: tuple, model: ShedPlay) 
     if sorted(set(bids)) != bids:
         reader.error(path + ("bids",), "bids must rise",
                      expected="bids from lowest to highest, each once")
+    claim_bid = value.get("claim_bid", "reached")
+    if isinstance(claim_bid, dict):  # left to an option
+        found = reader.option_value(path + ("claim_bid", "option"), claim_bid.get("option"))
+        claim_bid = "reached" if found is None else found[0]
+        for choice in [] if found is None else found[1]:
+            if choice not in CLAIM_BIDS:
+                reader.error(path + ("claim_bid", "option"),
+                             f"option {claim_bid.get('option')!r} offers {choice!r}, which is "
+                             "not a claim bid", expected="reached or top")
     model.auction = {"bids": list(bids),
                      "direction": value.get("direction", "counter-clockwise"),
                      "opener": value.get("opener", "random"),
-                     "default_bid": value.get("default_bid", bids[0])}
+                     "default_bid": value.get("default_bid", bids[0]),
+                     "claim_bid": claim_bid}
     MUST_RAISE.read(reader, value.get("must_raise", MISSING), path + ("must_raise",), model,
                     SHEDDING)
 
@@ -87,7 +97,16 @@ AUCTION_PARTS = (
     Value("default_bid", "If nobody bids: the opener deals at this bid.",
           "the bid when nobody bids", attr=None,
           fragment={"type": "integer", "minimum": 0, "maximum": 1000000, "examples": [1, 5]}),
+    Value("claim_bid", "An instant win is settled at the bid reached (at least the default "
+          "bid) or at the top bid; or {option: NAME}.", "a claim is settled at", attr=None,
+          fragment={"anyOf": [_enum("reached", "top"),
+                              sc.obj_schema("An option choosing reached or top.",
+                                            {"option": sc.name_schema("An option's name.",
+                                                                      "claim_pays")},
+                                            ["option"])],
+                    "examples": ["reached", "top"]}),
 )
+CLAIM_BIDS = ("reached", "top")
 
 AUCTION = Custom(
     "auction", "Shedding: bidding for the deal (叫牌). The highest bidder is the dealer, "
@@ -134,6 +153,10 @@ SETTLE = Section(
         Value("base", "The base stake per unit.", "base stake",
               fragment={"type": "integer", "minimum": 0, "maximum": 1000000, "examples": [1]},
               default=1),
+        Hook("side_score", "A formula over bid: the score points (积分) each player of the "
+             "losing side gives, shared equally by the winning side; recorded in each hand's "
+             "result as score_points (the returns stay the payout).", "score points per loser",
+             gives=("bid",), examples=("score_points",)),
         Hook("side_payout", "A table over bid: dealer_side_win (what the dealer side gains, "
              "paid by the defenders equally) and defender_side_win (what each defender gains, "
              "paid by the dealer side). The side of the first player out wins.",
@@ -166,9 +189,10 @@ def _finish(reader: PlayReader, section: dict[str, Any], model: ShedPlay) -> Non
             if rule != "holder":
                 reader.error(("play", "must_play_holder"), f"must_play_holder needs the holder "
                              f"to lead: {key} is {rule}", expected=f"{key}: holder")
-    if model.side_payout is not None and model.auction is None:
-        reader.error(("play", "settle", "side_payout"), "side_payout needs an auction",
-                     expected="play.auction")
+    for key in ("side_payout", "side_score"):
+        if getattr(model, key) is not None and model.auction is None:
+            reader.error(("play", "settle", key), f"{key} needs an auction",
+                         expected="play.auction")
 
 
 def _game(ruleset: Any) -> Any:

@@ -23,10 +23,11 @@ class ShedPlay:
     payment: str | None = None
     base: int = 1
     side_payout: str | None = None
+    side_score: str | None = None
     end_tables: list[str] = field(default_factory=list)
     secured: str | None = None
     sides: str = "teams"
-    auction: dict[str, Any] | None = None  # bids, direction, opener, default_bid
+    auction: dict[str, Any] | None = None  # bids, direction, opener, default_bid, claim_bid
     must_raise: Fn | None = None
     instant_win: list[Fn] = field(default_factory=list)
 

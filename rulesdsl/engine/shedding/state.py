@@ -478,7 +478,10 @@ class ShedState(EngineState):
             self._event(type="claim", seat=seat, hand=nt.format_cards(
                 self._cards(self.hands[seat])))
             self.dealer = seat
-            auc["bid"] = auc["bid"] or g.rules.auction["default_bid"]
+            if g.rules.auction["claim_bid"] == "top":
+                auc["bid"] = g.rules.auction["bids"][-1]
+            else:
+                auc["bid"] = auc["bid"] or g.rules.auction["default_bid"]
             self._set_sides()
             self.out = [seat]  # the claimant's side wins at once (「可直接抛牌算赢」)
             self._end_hand()
@@ -493,8 +496,15 @@ class ShedState(EngineState):
         done = (auc["high"] is not None and (auc["bid"] >= top
                                             or auc["passes"] >= g.players - 1)) \
             or (auc["high"] is None and auc["turns"] >= g.players)
+        step = 1 if g.rules.auction["direction"] == "counter-clockwise" else -1
+        if done and auc["bid"] >= top and g.rules.instant_win:
+            # The top bid closes the bidding, not the first round's claims: a later seat
+            # of that round holding an instant win still has its turn (pass or claim).
+            claimant = self._first_round_claimant(seat, step)
+            if claimant is not None:
+                self.to_act = claimant
+                return
         if not done:
-            step = 1 if g.rules.auction["direction"] == "counter-clockwise" else -1
             self.to_act = (seat + step) % g.players
             return
         if auc["high"] is None:
@@ -510,6 +520,26 @@ class ShedState(EngineState):
         self.phase = "play"
         self.first_leader = self.to_act = self.dealer
         self._event(type="lead", seat=self.dealer, rule="dealer")
+
+    def _first_round_claimant(self, seat: int, step: int) -> int | None:
+        """The next seat after `seat` that has not yet had its first-round turn and holds an
+        instant win, or None."""
+        from ...runtime.expressions import Env
+
+        g = self.game
+        auc = self.auction
+        assert auc is not None
+        turns = auc["turns"]
+        s = seat
+        while turns < g.players:
+            s = (s + step) % g.players
+            values = {**g.ruleset.options, "bid": auc["bid"], "round": 1,
+                      "hand": tuple(self._cards(self.hands[s]))}
+            if any(cond(Env(None, values)) for cond in g.rules.instant_win):
+                auc["turns"] = turns
+                return s
+            turns += 1  # this seat's turn passes without a bid left to make
+        return None
 
     def _set_sides(self) -> None:
         g = self.game
@@ -776,6 +806,23 @@ class ShedState(EngineState):
 
     # ------------------------------------------------------------ scoring
 
+    def _score_points(self, order: list[int]) -> list[float] | None:
+        """积分 by the side_score formula: each player of the losing side gives it, the
+        winning side (the first player out's) shares it equally; None without the formula."""
+        g = self.game
+        if g.rules.side_score is None or self.auction is None or not order:
+            return None
+        f = g.ruleset.formulas[g.rules.side_score]
+        each = float(f.evaluate({"bid": self.auction["bid"]}))
+        winners = next(side for side in self.sides if order[0] in side)
+        losers = [s for s in range(g.players) if s not in winners]
+        out = [0.0] * g.players
+        for s in losers:
+            out[s] -= each
+        for s in winners:
+            out[s] += each * len(losers) / len(winners)
+        return out
+
     def _final_points(self) -> list[int]:
         """Each side's points when the hand ends: what its players who went out captured;
         an unfinished player's captured points go to the first player out and the points
@@ -881,6 +928,7 @@ class ShedState(EngineState):
                     outcome[s] += gain
                 for s in dealer_side:
                     outcome[s] -= gain * len(defenders) / len(dealer_side)
+        score_points = self._score_points(order)
         for s in range(g.players):
             self.totals[s] += outcome[s]
         # A hand that ends in the auction (a claim) never hands the kitty over: its points
@@ -891,6 +939,8 @@ class ShedState(EngineState):
                   "captured": list(self.captured), "in_hand": in_hand,
                   "kitty_points": kitty_points, "scores": scores,
                   "team_points": team_points, "outcomes": outcomes, "returns": outcome}
+        if score_points is not None:
+            result["score_points"] = score_points
         self._event(**result)
         self.results.append(result)
         self.hand_no += 1
