@@ -65,12 +65,13 @@ def _read_auction(reader: PlayReader, value: Any, path: tuple, model: ShedPlay) 
                      expected="bids from lowest to highest, each once")
     claim_bid = value.get("claim_bid", "reached")
     if isinstance(claim_bid, dict):  # left to an option
-        found = reader.option_value(path + ("claim_bid", "option"), claim_bid.get("option"))
+        name = claim_bid.get("option")
+        found = reader.option_value(path + ("claim_bid", "option"), name)
         claim_bid = "reached" if found is None else found[0]
         for choice in [] if found is None else found[1]:
             if choice not in CLAIM_BIDS:
                 reader.error(path + ("claim_bid", "option"),
-                             f"option {claim_bid.get('option')!r} offers {choice!r}, which is "
+                             f"option {name!r} offers {choice!r}, which is "
                              "not a claim bid", expected="reached or top")
     model.auction = {"bids": list(bids),
                      "direction": value.get("direction", "counter-clockwise"),
