@@ -86,12 +86,13 @@ GOLDEN = {
         "88665e5f31307815",
         "b3c1123fd2e8743e",
     ],
+    # Bombs double the stake and a spring multiplies it (pagat; issue 16).
     "dou-dizhu": [
-        "5fbd1d9126fcea2c",
-        "526d3118869f1495",
-        "a64452e255e70900",
-        "2e960d6533fac30e",
-        "39717cfd1aefd09e",
+        "f879749685e244d4",
+        "c0cc924319cfcba3",
+        "6d463c81b3ec7cd4",
+        "1cd92b3d18fe1273",
+        "308ec7454f2c2a9f",
     ],
 }
 

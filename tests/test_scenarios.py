@@ -256,12 +256,12 @@ def test_a_position_must_fit_the_deck(tmp_path: Path, hands: str, message: str) 
 
 
 def test_a_hand_in_play_after_an_auction_is_settled_at_its_bid(tmp_path: Path) -> None:
-    # 斗地主: the landlord (seat 0, bid 3) goes out at once; each farmer pays the bid
-    # (the file's payout table: the landlord gains 2 × bid, each farmer loses the bid)
+    # 斗地主: the landlord (seat 0, bid 3) goes out at once; each farmer pays the bid, doubled
+    # by the spring (the file's payout table: the landlord gains 2 × bid × 2)
     base = {"extends": "dou-dizhu", "head": 'hands: {0: "S3", 1: "S4 S5", 2: "S6 S7"}\n'
                                             'dealer: 0\nbid: 3'}
     path = child(tmp_path, base, 'actions: ["S3"]\n'
-                                 'expect: {terminal: true, winner: 0, returns: [6, -3, -3]}')
+                                 'expect: {terminal: true, winner: 0, returns: [12, -6, -6]}')
     assert problems(path) == []
 
 

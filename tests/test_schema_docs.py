@@ -149,7 +149,7 @@ FIXED_SETS = {
     "play.first_dealer": {"declarer", "random"},
     "play.first_lead": {"random", "holder", "dealer"},
     "play.then_lead": {"first_out", "random", "holder", "dealer"},
-    "play.takeover": {"next_player", "none"},
+    "play.takeover": {"next_player", "partner", "none"},
     "play.ends[]|0": {"one_left", "team_out", "first_out"},
     "play.sides": {"teams", "dealer_alone"},
     "play.auction.direction": {"counter-clockwise", "clockwise"},

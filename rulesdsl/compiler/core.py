@@ -625,6 +625,13 @@ class _Compiler(StaticChecks):
         for k in ("suit", "ties"):
             if k in p and self._suit_feature(path + (k,), f"'{k}:'"):
                 setattr(pd, k, p[k])
+        if p.get("last_play_only"):
+            if self.contract.honours("last_plays"):
+                pd.last_only = True
+            else:
+                self.error(path + ("last_play_only",), f"{self.contract.engine} does not "
+                           "play patterns kept for a last play", key=True,
+                           expected="patterns without last_play_only")
         if pd.suit is not None and pd.exclusive:
             # An exclusive reading drops the others before suits are read: refused together.
             self.error(path + ("exclusive",), "an exclusive pattern cannot also require one "

@@ -90,13 +90,14 @@ class Value(Key):
 
     def schema(self) -> dict[str, Any]:
         own = {**self.fragment, "description": self.description}
-        if "enum" not in self.fragment or self.attr is None:
+        flag = self.fragment.get("type") == "boolean"
+        if ("enum" not in self.fragment and not flag) or self.attr is None:
             return own  # (a part its section reads itself takes its values as written)
         # A choice may be left to an option: `then_lead: {option: later_lead}`.
         return {"description": self.description,
                 "anyOf": [own, sc.obj_schema(
                     "The value of an option, whose every choice is one of "
-                    + ", ".join(map(str, self.fragment["enum"])) + ".",
+                    + ", ".join(map(str, self.fragment.get("enum", [True, False]))) + ".",
                     {"option": sc.name_schema("An option's name.", "later_lead")},
                     ["option"])]}
 
@@ -108,7 +109,7 @@ class Value(Key):
                 _set(model, self, self.default)
                 return
             value, choices = found
-            known = self.fragment.get("enum", [])
+            known = self.fragment.get("enum", [True, False])
             for choice in choices:
                 if choice not in known or (self.supported is not None
                                            and choice not in self.supported):

@@ -183,6 +183,8 @@ PATTERN = _obj(
         "suit": _enum("same: every natural card of the play is of one suit (a flush, a "
                       "straight flush); a wild card stands in the suit (shedding family).",
                       "same"),
+        "last_play_only": _bool("The pattern may only be a player's last play, all the "
+                                "cards left in the hand (shedding family)."),
         "ties": _enum("suit: plays of equal rank compare by the suit of their best card of "
                       "the top rank, in `patterns.suit_order` (shedding family).",
                       "suit"),

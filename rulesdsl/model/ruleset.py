@@ -83,6 +83,7 @@ class PatternDef:
     excludes: frozenset[str] | None = None  # exclusive over these patterns only (None: all)
     suit: str | None = None  # "same": every natural card of the play is of one suit
     ties: str | None = None  # "suit": equal keys compare by the suit of the top card
+    last_only: bool = False  # played only as the player's last play (all the cards left)
     path: tuple = ()
 
 

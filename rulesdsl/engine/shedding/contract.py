@@ -15,6 +15,7 @@ DIRECTIONS = ["counter-clockwise", "clockwise"]
 SIDE_NAMES = ("points", "opp_points", "out", "opp_out")  # given to an ending table
 TEAM_NAMES = ("points", "first_out", "opp_points", "out", "opp_out")
 SECURED_NAMES = ("finished_captured", "unfinished_captured", "has_first")
+PAYOUT_NAMES = ("bid", "bombs", "loser_plays")  # given to a side_payout table
 
 
 def _enum(*names: Any) -> dict[str, Any]:
@@ -158,10 +159,12 @@ SETTLE = Section(
              "losing side gives, shared equally by the winning side; recorded in each hand's "
              "result as score_points (the returns stay the payout).", "score points per loser",
              gives=("bid",), examples=("score_points",)),
-        Hook("side_payout", "A table over bid: dealer_side_win (what the dealer side gains, "
-             "paid by the defenders equally) and defender_side_win (what each defender gains, "
-             "paid by the dealer side). The side of the first player out wins.",
-             "a side_payout table", kinds=("table",), gives=("bid",),
+        Hook("side_payout", "A table over bid, bombs (bomb plays made in the hand) and "
+             "loser_plays (plays the losing side made: 0 is a spring, 春天): dealer_side_win "
+             "(what the dealer side gains, paid by the defenders equally) and "
+             "defender_side_win (what each defender gains, paid by the dealer side). The side "
+             "of the first player out wins.",
+             "a side_payout table", kinds=("table",), gives=PAYOUT_NAMES,
              reads=(("dealer_side_win", "int"), ("defender_side_win", "int")),
              examples=("payout",)),
     ),
@@ -205,9 +208,8 @@ def _game(ruleset: Any) -> Any:
 SHEDDING = Contract(
     family="shedding",
     engine="the shedding engine",
-    description="first_lead, then_lead, holder, must_play_holder, takeover, ends, secured, "
-                "auction, sides, "
-                "instant_win, settle",
+    description="first_lead, then_lead, holder, must_play_holder, takeover, must_beat, "
+                "highest_single, ends, secured, auction, sides, instant_win, settle",
     keys=(
         Value("first_lead", "Shedding: who leads the first hand (holder: of the first of "
               "`holder` cards).", "who leads the first hand",
@@ -220,12 +222,21 @@ SHEDDING = Contract(
               "card that chose the leader (♦3, ♠3): never, in the first hand only, or "
               "in every hand.", "the first play must hold the leader's holder card",
               fragment=_enum("never", "first_hand", "every_hand"), default="never"),
-        # 'none' is in the language for games without 接风; this engine plays only the
-        # next player taking over, so it refuses 'none' rather than play it that way.
-        Value("takeover", "Shedding (接风): when a player goes out and all pass, their next "
-              "player leads.", "when a player goes out and everyone passes (接风), the lead "
-              "goes to", fragment=_enum("next_player", "none"), default="next_player",
-              supported=("next_player",)),
+        # 'none' is in the language for games without 接风; no published rule we know says
+        # who leads then in a game that goes on, so this engine refuses it rather than guess.
+        Value("takeover", "Shedding (接风): when a player goes out and all pass, the lead "
+              "goes to their next player still holding cards, or to their partner (the "
+              "first teammate after them still holding cards; else the next player).",
+              "when a player goes out and everyone passes (接风), the lead goes to",
+              fragment=_enum("next_player", "partner", "none"), default="next_player",
+              supported=("next_player", "partner")),
+        Value("must_beat", "Shedding: a player who can beat the play on the table may not "
+              "pass.", "a player who can beat the play must", fragment={"type": "boolean"},
+              default=False),
+        Expr("highest_single", "Shedding: when true, a single played must be the player's "
+             "highest card (names: next_left, the cards the next player still holding cards "
+             "has; own_left).", "a single must be the player's highest when",
+             examples=("next_left == 1",), names=(("next_left", INT), ("own_left", INT))),
         ENDS,
         Hook("secured", "Shedding: a formula giving a side's secured points from "
              "finished_captured, unfinished_captured, has_first (default: everything the side "
@@ -244,6 +255,7 @@ SHEDDING = Contract(
     # Plays are built from ranks; patterns may read suits (then plays are cards).
     features=(("suit_patterns", "patterns that read suits: one suit (suit: same), ties "
                                 "broken by suit, any-rank sets (a flush), and classes of "
-                                "equal-size plays that beat each other"),),
+                                "equal-size plays that beat each other"),
+              ("last_plays", "patterns played only as a player's last play")),
     finish=_finish,
 )

@@ -16,7 +16,9 @@ class ShedPlay:
     then_lead: str = "first_out"
     holder: list[int] = field(default_factory=list)
     must_play_holder: str = "never"  # never | first_hand | every_hand
-    takeover: str = "next_player"
+    takeover: str = "next_player"  # next_player | partner
+    must_beat: bool = False
+    highest_single: Fn | None = None
     ends: list[str] = field(default_factory=lambda: ["one_left"])
     seat_score: str | None = None  # a table or formula name
     team_result: str | None = None

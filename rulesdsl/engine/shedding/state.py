@@ -57,6 +57,9 @@ class ShedGame:
         self._plays: dict[tuple[tuple[int, ...], str | None], Action] = {}
         self._names = [nt.format_card(k) for k in range(len(ruleset.deck))]
         self.has_points = any(self.hc.points)
+        self.bomb_patterns = frozenset(p.name for p in ruleset.patterns if p.bomb)
+        # Patterns played only as a player's last play (all the cards left).
+        self.last_only = frozenset(p.name for p in ruleset.patterns if p.last_only)
         self.step = 1 if ruleset.direction == "counter-clockwise" else -1
 
     def lookup(self, name: str, values: dict[str, Any]) -> dict[str, Any]:
@@ -169,16 +172,16 @@ class ShedState(EngineState):
             act = actions[rng.randrange(len(actions))]
             self._sampled = (act, None)  # a bid needs no reading
             return act
-        hand, hp, chosen = self._plays_here()
-        if chosen is None:
-            entry = hp.entries[rng.randrange(len(hp.entries))]
-        elif self.last is None:  # a lead held to a card (the first play's ♦3)
-            entry = chosen[rng.randrange(len(chosen))]
-        else:
-            i = rng.randrange(len(chosen) + 1)
+        hand, entries, may_pass = self._plays_here()
+        if may_pass:
+            i = rng.randrange(len(entries) + 1)
             if i == 0:
                 return PASS
-            entry = chosen[i - 1]
+            entry = entries[i - 1]
+        else:
+            if not entries:
+                raise IllegalAction("no play is left to make")
+            entry = entries[rng.randrange(len(entries))]
         act = self._action(hand, entry)
         self._sampled = (act, entry.reading)
         return act
@@ -244,6 +247,18 @@ class ShedState(EngineState):
             if any(hands[s]):
                 return s
         return None
+
+    def _partner_active(self, seat: int) -> int | None:
+        """The first teammate after `seat` (in turn order) still holding cards, else the
+        next player still holding cards."""
+        side = next((side for side in self.sides if seat in side), [seat])
+        s = seat
+        step, players, hands = self.game.step, self.game.players, self.hands
+        for _ in range(players):
+            s = (s + step) % players
+            if s in side and any(hands[s]):
+                return s
+        return self._next_active(seat)
 
     def _rng(self, purpose: str) -> random.Random:
         return random.Random(f"{self.seed}/{self.hand_no}/{purpose}")
@@ -361,6 +376,8 @@ class ShedState(EngineState):
         if act is PASS or (act.kind == "pass" and act == PASS):
             if self.last is None or self.last["seat"] == seat:
                 raise IllegalAction("you have the lead: play something")
+            if self.game.rules.must_beat and self._plays_here()[1]:
+                raise IllegalAction("you can beat the play on the table, so you must")
             return None
         if act.kind != "play" or not act.cards:
             raise IllegalAction("play cards or pass")
@@ -378,6 +395,7 @@ class ShedState(EngineState):
                                     f"{nt.format_card(must)}")
         known = self._known_reading(seat, act)
         if known is not None:
+            self._check_restrictions(seat, act, known)
             return known
         # Not one of the listed plays: read the cards, for the exact reason.
         rs = readings(self.game.hc, list(act.cards))
@@ -401,7 +419,19 @@ class ShedState(EngineState):
                 raise IllegalAction(f"{nt.format_cards(act.cards)} does not beat "
                                     f"{self.last['cards']} ({self.last['pattern']})")
             best = max(winners, key=lambda r: r.key)
+        self._check_restrictions(seat, act, best)
         return best
+
+    def _check_restrictions(self, seat: int, act: Action, reading: Reading) -> None:
+        """The rules `_restricted` applies to listed plays, for a typed one."""
+        g = self.game
+        if reading.pattern in g.last_only and reading.size != sum(self.hands[seat]):
+            raise IllegalAction(f"{reading.pattern} may only be a player's last play")
+        if reading.size == 1:
+            top = self._highest_single(seat, self._seat_plays(seat))
+            if top is not None and reading.key < top:
+                raise IllegalAction("the next player holds few cards: a single must be your "
+                                    "highest card")
 
     def _known_reading(self, seat: int, act: Action) -> Reading | None:
         """The reading of a held play found among the hand's listed plays (what the full
@@ -555,16 +585,14 @@ class ShedState(EngineState):
         assert seat is not None
         if self.phase == "auction":
             return self._auction_actions(seat)
-        hand, hp, chosen = self._plays_here()
-        if chosen is None:
-            return [self._action(hand, e) for e in hp.entries]
-        if self.last is None:
-            return [self._action(hand, e) for e in chosen]
-        return [PASS] + [self._action(hand, e) for e in chosen]
+        hand, entries, may_pass = self._plays_here()
+        plays = [self._action(hand, e) for e in entries]
+        return [PASS] + plays if may_pass else plays
 
-    def _plays_here(self) -> tuple[list[int], HandPlays, list[Entry] | None]:
-        """In the play phase: the hand to act, its lead plays, and when following, the
-        plays that beat the last one (pass comes first, then these)."""
+    def _plays_here(self) -> tuple[list[int], list[Entry], bool]:
+        """In the play phase: the hand to act, the plays it may make (its lead plays, or
+        those that beat the last play), each rule of the play section applied, and whether
+        it may pass (pass is listed first)."""
         seat = self.to_act
         assert seat is not None
         g = self.game
@@ -572,12 +600,42 @@ class ShedState(EngineState):
         hp = self._seat_plays(seat)
         if self.last is None or self.last["seat"] == seat:
             must = self._must_play() if self.last is None else None
-            if must is not None:
-                return hand, hp, self._holding(hp, must)
-            return hand, hp, None
+            entries = hp.entries if must is None else self._holding(hp, must)
+            return hand, self._restricted(seat, hp, entries), False
         prev = self._reading_of_last()
         assert prev is not None
-        return hand, hp, hp.beating(g.hc, prev)
+        entries = self._restricted(seat, hp, hp.beating(g.hc, prev))
+        return hand, entries, not (g.rules.must_beat and entries)
+
+    def _restricted(self, seat: int, hp: HandPlays, entries: list[Entry]) -> list[Entry]:
+        """The plays left by the patterns played only as a last play and by the rule that a
+        single must be the player's highest (the list itself when neither applies)."""
+        g = self.game
+        last_only = g.last_only
+        if last_only:
+            size = sum(self.hands[seat])
+            entries = [e for e in entries if e.reading.pattern not in last_only
+                       or e.reading.size == size]
+        top = self._highest_single(seat, hp)
+        if top is not None:
+            entries = [e for e in entries if e.reading.size != 1 or e.reading.key >= top]
+        return entries
+
+    def _highest_single(self, seat: int, hp: HandPlays) -> float | None:
+        """When the highest_single rule holds: the key a single must reach (the hand's
+        highest single's); else None."""
+        rule = self.game.rules.highest_single
+        if rule is None:
+            return None
+        from ...runtime.expressions import Env
+
+        nxt = self._next_active(seat)
+        values = {**self.game.ruleset.options,
+                  "next_left": sum(self.hands[nxt]) if nxt is not None else 0,
+                  "own_left": sum(self.hands[seat])}
+        if not rule(Env(None, values)):
+            return None
+        return max((e.reading.key for e in hp.entries if e.reading.size == 1), default=None)
 
     def _must_play(self) -> int | None:
         """The card the hand's first play must contain (the holder card that chose the
@@ -620,10 +678,8 @@ class ShedState(EngineState):
     def _count_actions(self) -> int:
         if self.phase != "play":
             return len(self._actions())
-        _, hp, chosen = self._plays_here()
-        if chosen is None:
-            return len(hp.entries)
-        return len(chosen) + (self.last is not None)
+        _, entries, may_pass = self._plays_here()
+        return len(entries) + may_pass
 
     def _pick(self, hand: list[int], play: tuple[int, ...], must: int | None = None) -> list[int]:
         """Actual cards for a rank multiset: suits in the order S H D C (`must` first)."""
@@ -737,10 +793,11 @@ class ShedState(EngineState):
             return
         if sum(self.hands[last_seat]):
             self.to_act = last_seat
-        elif self.game.rules.takeover == "next_player":
-            # 接风: 「当某个玩家出完最后一手牌后，如果其他玩家都弃权，则由那个玩家的下家先出牌」
-            self.to_act = self._next_active(last_seat)
+        elif self.game.rules.takeover == "partner":
+            # 接风 to the partner (掼蛋): the first teammate after them still holding cards.
+            self.to_act = self._partner_active(last_seat)
         else:
+            # 接风: 「当某个玩家出完最后一手牌后，如果其他玩家都弃权，则由那个玩家的下家先出牌」
             self.to_act = self._next_active(last_seat)
         self.last = None
         self.passes = 0
@@ -805,6 +862,20 @@ class ShedState(EngineState):
         return not active
 
     # ------------------------------------------------------------ scoring
+
+    def _hand_events(self, losers: list[int]) -> dict[str, int]:
+        """What a payout may read of the hand, from its log: bombs played, plays the losing
+        side made."""
+        g = self.game
+        bombs = g.bomb_patterns
+        hand, n_bombs, loser_plays = self.hand_no, 0, 0
+        for event in reversed(self.log):
+            if event.get("hand") != hand:
+                break
+            if event["type"] == "play":
+                n_bombs += event["pattern"] in bombs
+                loser_plays += event["seat"] in losers
+        return {"bombs": n_bombs, "loser_plays": loser_plays}
 
     def _score_points(self, order: list[int]) -> list[float] | None:
         """积分 by the side_score formula: each player of the losing side gives it, the
@@ -909,11 +980,16 @@ class ShedState(EngineState):
                 pay = float(f.evaluate({k: values[k] for k in f.inputs}))
                 outcome[s] -= pay
                 outcome[winner] += pay
+        stake_shown: dict[str, int] | None = None
         if rules.side_payout is not None and self.auction is not None and order:
             table = g.ruleset.tables[rules.side_payout]
-            pay = table.lookup({"bid": self.auction["bid"]})
             dealer_side = next(side for side in self.sides if self.dealer in side)
             defenders = [s for s in range(g.players) if s not in dealer_side]
+            losers = defenders if order[0] in dealer_side else dealer_side
+            stake = {"bid": self.auction["bid"], **self._hand_events(losers)}
+            pay = table.lookup({k: stake[k] for k in table.inputs})
+            if set(table.inputs) - {"bid"}:
+                stake_shown = {k: stake[k] for k in table.inputs}
             outcome = [0.0] * g.players
             # 「首先得到上游的一方，则为本局的胜利方」
             if order[0] in dealer_side:
@@ -941,6 +1017,8 @@ class ShedState(EngineState):
                   "team_points": team_points, "outcomes": outcomes, "returns": outcome}
         if score_points is not None:
             result["score_points"] = score_points
+        if stake_shown is not None:
+            result["stake"] = stake_shown  # what the payout read of the hand
         self._event(**result)
         self.results.append(result)
         self.hand_no += 1
