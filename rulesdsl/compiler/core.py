@@ -54,7 +54,7 @@ from .limits import (
     MAX_REPEATING_PARTS,
     MAX_TIERS,
 )
-from .play_safety import check_finite, play_can_fail
+from .play_safety import check_finite, failing_rules, play_can_fail
 from .soundness import check_soundness
 from .static_checks import StaticChecks, card_hint
 
@@ -183,6 +183,7 @@ class _Compiler(StaticChecks):
             self._check_wild_count(ruleset)
             self._check_composite_bounds(ruleset)
             check_soundness(self, ruleset)
+            ruleset.failing_rules = failing_rules(self)
             ruleset.play_can_fail = play_can_fail(self)
         return ruleset
 

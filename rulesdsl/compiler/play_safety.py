@@ -34,19 +34,30 @@ def check_finite(compiler: Any, value: Any, path: tuple = ()) -> None:
 
 
 def play_can_fail(compiler: Any) -> bool:
+    failing = failing_rules(compiler)
+    return failing is None or bool(failing)
+
+
+def failing_rules(compiler: Any) -> frozenset[str] | None:
+    """The tables and formulas that can fail at play, by name; None when an expression
+    elsewhere (a define, a pattern's condition) can, so any rule may."""
     nonzero = _nonzero_options(compiler.data.get("options", {}))
-    for text in compiler.normalised.values():
+    out: set[str] = set()
+    for path, text in compiler.normalised.items():
         try:
             node = parse_expression(text)
         except ExpressionSyntaxError:
-            return True
+            return None
         if _may_fail(node, nonzero):
-            return True
-    for spec in (compiler.data.get("tables") or {}).values():
+            if len(path) > 1 and path[0] in ("tables", "formulas"):
+                out.add(path[1])
+            else:
+                return None
+    for name, spec in (compiler.data.get("tables") or {}).items():
         rows = spec.get("rows") or []
         if not rows or rows[-1].get("when") not in (True, "true"):
-            return True  # some input may match no row
-    return False
+            out.add(name)  # some input may match no row
+    return frozenset(out)
 
 
 def _nonzero_options(options: dict[str, Any]) -> set[str]:

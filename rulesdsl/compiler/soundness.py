@@ -64,7 +64,8 @@ def check_soundness(compiler: Any, ruleset: Ruleset) -> None:
             compiler.error(path, f"{contract.engine} plays cards of one rank alike, but the "
                            f"{what} holds for {nt.format_card(yes)} and not for "
                            f"{nt.format_card(no)}{where}", expected="a selector that treats "
-                           "every suit of a rank alike (this engine has no suited plays)")
+                           "every suit of a rank alike (this engine reads selectors by rank; suits "
+                           "enter a play only through suit and ties)")
 
 
 def _split(fn: Fn, groups: list[list[int]], values: dict[str, Any]) -> tuple[int, int] | None:

@@ -235,6 +235,8 @@ class Ruleset:
     # Can a rule fail while a hand is played (a division by a value that may be 0, a table
     # without a catch-all row)? The compiler decides; engines snapshot before actions then.
     play_can_fail: bool = True
+    # The tables and formulas that can fail, by name (None: any rule may).
+    failing_rules: frozenset[str] | None = None
     play: Any = None  # the family's compiled play model (engine/<family>/play.py)
     contract: Any = None  # the family's contract (engine/<family>/contract.py)
     # (ruleset, players=, options=) -> the ruleset for another player count and options,

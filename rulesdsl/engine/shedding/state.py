@@ -715,7 +715,17 @@ class ShedState(EngineState):
         if act.kind == "claim":
             return True
         if act.kind == "pass":
-            return bool(self.game.rules.end_tables)
+            # Ending tables are read when a pass ends the round (every other seat holding
+            # cards has passed since the last play).
+            last = self.last
+            tables = self.game.rules.end_tables
+            failing = self.game.ruleset.failing_rules
+            if not tables or last is None or (failing is not None
+                                              and not failing.intersection(tables)):
+                return False
+            others = sum(1 for s, hand in enumerate(self.hands)
+                         if s != last["seat"] and any(hand))
+            return self.passes + 1 >= others
         return self.to_act is not None and sum(self.hands[self.to_act]) == len(act.cards)
 
     def _do(self, act: Action, reading: Reading | None) -> None:
