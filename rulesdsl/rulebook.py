@@ -323,8 +323,16 @@ def _pattern_section(r: Ruleset, data: dict[str, Any]) -> Section:
     if data["patterns"]:
         same = "Cards of one rank are the same, whatever their suits" if r.sameness == "rank" \
             else "Cards are the same only when they are identical (suit and rank)"
+        if r.sameness == "rank" and r.reads_suits:
+            same = "Patterns group cards by rank; suits count where a pattern says so"
+            if r.suit_order:
+                same += (": equal plays compare by suit, lowest first "
+                         + ", ".join(nt.SUIT_PICTURES[x] for x in r.suit_order))
         blocks.append(Para([f"{same}. Each pattern with its lowest example in the typical "
                             "hand above and how the rules read it."]))
+        for row in r.classes:
+            blocks.append(Para(["Of the same number of cards, each of these beats those "
+                                "before it (weakest first): " + ", ".join(row) + "."]))
         rows = []
         for p in data["patterns"]:
             example: Inline = [Cards(p["example"])] if p["example"] else ["—"]
