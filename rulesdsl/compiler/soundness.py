@@ -27,7 +27,8 @@ def check_soundness(compiler: Any, ruleset: Ruleset) -> None:
     for tier in ruleset.tiers:
         selectors.append((tier.path + ("select",), f"order tier {tier.name!r}", tier.select))
     for i, wild in enumerate(ruleset.wilds):
-        selectors.append((("wilds", i, "select"), "wild selector", wild.select))
+        if not contract.honours("kind_wilds"):  # else a wild card is keyed apart
+            selectors.append((("wilds", i, "select"), "wild selector", wild.select))
         selectors.append((("wilds", i, "stands_for"), "wild's stands_for", wild.stands_for))
     for i, alt in enumerate(ruleset.alternates):
         selectors.append((("alternates", i, "select"), f"alternate {alt.name!r}", alt.select))

@@ -20,6 +20,7 @@ from .hand import TRUMP, HandContext, Place
 from .ruleset import PatternDef, Ruleset
 
 MAX_PART_COMBINATIONS = 200_000
+PARTIAL_WILD_BASE = 1000  # rank keys of wild cards counted apart from their rank
 
 
 @dataclass(frozen=True)
@@ -225,21 +226,33 @@ class _RankMatcher:
         self.hc = hc
         r = hc.ruleset
         self.rep: dict[int, int] = {}  # rank -> a representative card kind in play
-        for kind in r.kinds():
+        for kind in sorted(r.kinds(), key=lambda k: k in hc.wild_of):  # naturals first
             self.rep.setdefault(nt.card_rank(kind), kind)
         self.all_ranks = sorted(self.rep)
+        # Wild kinds sharing their rank with kinds that are not wild (only the heart of the
+        # level): move generation keys each apart from its rank, under `rank_key`, and plays
+        # it as a wild card; standing for its own rank is playing it as itself.
+        self.partial = {k for k in hc.wild_of if any(
+            nt.card_rank(o) == nt.card_rank(k) and o not in hc.wild_of for o in r.kinds())}
         # Which ranks each wild may stand for.
         from ..runtime.expressions import Env
 
         self.allowed: list[frozenset[int]] = []
-        for wild in r.wilds:
+        for wi, wild in enumerate(r.wilds):
             ok = set()
             for kind in r.kinds():
                 if wild.stands_for(Env(kind, hc.values)):
                     ok.add(nt.card_rank(kind))
+            ok.update(nt.card_rank(k) for k in self.partial if hc.wild_of[k] == wi)
             self.allowed.append(frozenset(ok))
+
         self._cache: dict[tuple, list[_Instance]] = {}
         self._bombs: dict[int, list[tuple[tuple[int, int], ...]]] = {}
+
+    def rank_key(self, kind: int) -> int:
+        """The key move generation counts a card under: its rank, or its own key for a wild
+        card whose rank has natural cards too."""
+        return PARTIAL_WILD_BASE + kind if kind in self.partial else nt.card_rank(kind)
 
     def order_key(self, rank: int, by: str | None) -> float:
         if by is not None:

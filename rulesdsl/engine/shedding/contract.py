@@ -256,6 +256,9 @@ SHEDDING = Contract(
     features=(("suit_patterns", "patterns that read suits: one suit (suit: same), ties "
                                 "broken by suit, any-rank sets (a flush), and classes of "
                                 "equal-size plays that beat each other"),
-              ("last_plays", "patterns played only as a player's last play")),
+              ("last_plays", "patterns played only as a player's last play"),
+              ("kind_wilds", "wild cards picked by suit as well as rank (only the heart of "
+                             "the level): each is played apart from the other cards of its "
+                             "rank")),
     finish=_finish,
 )

@@ -176,18 +176,18 @@ class MoveGenerator:
         r = hc.ruleset
         self.wild_rank: dict[int, int] = {}  # joker rank key -> wild index
         for kind, wi in hc.wild_of.items():
-            self.wild_rank[nt.card_rank(kind)] = wi
+            self.wild_rank[matcher.rank_key(kind)] = wi
         self.max_size = r.deal["hand_size"] + r.deal.get("kitty", 0)
         # When every wild may stand for the same ranks, a wild filling needs no matching.
         allowed = {matcher.allowed[wi] for wi in self.wild_rank.values()}
         self._uniform: frozenset[int] | None = allowed.pop() if len(allowed) == 1 else None
         # Rank keys in play, their packed-field positions, and each kind's rank.
-        self.ranks = sorted(set(matcher.all_ranks) | {nt.card_rank(k) for k in r.kinds()})
+        self.ranks = sorted(set(matcher.all_ranks) | {matcher.rank_key(k) for k in r.kinds()})
         self.shift = {rank: FIELD * i for i, rank in enumerate(self.ranks)}
         self._shifts = list(self.shift.items())
         self.bit = {rank: 1 << i for i, rank in enumerate(self.ranks)}
         self.guard = sum(1 << (FIELD * i + FIELD - 1) for i in range(len(self.ranks)))
-        self.rank_of: list[int] = [nt.card_rank(k) for k in range(len(r.deck))]
+        self.rank_of: list[int] = [matcher.rank_key(k) for k in range(len(r.deck))]
         self._flat: dict[int, tuple[int, list[tuple[int, _Instance]]]] = {}
         self._bomb_packed: list[int] | None = None
         self._capped: dict[tuple[int, int], set[tuple[tuple[int, int], ...]] | None] = {}

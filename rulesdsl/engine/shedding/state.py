@@ -42,14 +42,15 @@ class ShedGame:
         self.hands_dealt = ruleset.deal.get("hands", self.players)
         self.team_of = ruleset.team_of()
         self.hc = HandContext(ruleset, {})
-        self.moves: MoveGenerator | SuitedMoves = MoveGenerator(self.hc)
-        if ruleset.reads_suits:
-            self.moves = SuitedMoves(self.moves)
+        ranks = MoveGenerator(self.hc)
+        self.moves: MoveGenerator | SuitedMoves = SuitedMoves(ranks) if ruleset.reads_suits \
+            else ranks
+        self.moves_rank_of = ranks.rank_of.__getitem__  # a card's key in a rank play
         self.deck = ruleset.every_card()
         # Each rank's card kinds in the order S H D C (which suits a listed play shows).
         self.kinds_of_rank: dict[int, list[int]] = {}
         for kind in sorted(ruleset.kinds(), key=lambda k: SUIT_ORDER.get(nt.card_suit(k) or "", 9)):
-            self.kinds_of_rank.setdefault(nt.card_rank(kind), []).append(kind)
+            self.kinds_of_rank.setdefault(self.moves_rank_of(kind), []).append(kind)
         self._texts: dict[tuple[int, ...], str] = {}
         self._rows: dict[tuple, dict[str, Any]] = {}
         self._ended: dict[tuple, bool] = {}
