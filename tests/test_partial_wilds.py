@@ -44,6 +44,12 @@ patterns:
     - {name: full_house, parts: [{group: 3}, {group: 2}], key: 0, distinct: true}
     - {name: straight, run: {group: 1, length: 5, over: run}, by: run}
     - {name: bomb, group: {min: 4}, where: "not is_joker", bomb: true}
+    - name: straight_flush
+      run: {group: 1, length: 5, over: run}
+      suit: same
+      by: run
+      bomb: true
+      counts_as_size: 5.5
 play:
   takeover: next_player
 examples:
@@ -68,6 +74,21 @@ examples:
     expect: bomb
   - pattern: "S9 H9 D9 D5"
     expect: none
+  - pattern: "S9 S9 H9 H9 D9 D9 C9 C9 H5 H5"
+    includes: [{name: bomb, size: 10, bomb_size: 10}]
+    note: "two wilds make a ten-card bomb of a rank two decks hold eight of"
+  - pattern: "S3 S4 H5 S6 S7"
+    includes: [{name: straight_flush, size: 5, bomb_size: 5.5}]
+  - beats: "S3 S4 H5 S6 S7"
+    over: "SA HA DA CA SA"
+    as: [straight_flush, bomb]
+    expect: true
+    note: "counts_as_size 5.5: above every five-card bomb"
+  - beats: "S3 S4 H5 S6 S7"
+    over: "S4 H4 D4 C4 S4 H4"
+    as: [straight_flush, bomb]
+    expect: false
+    note: "…and below every six-card bomb"
 """
 
 

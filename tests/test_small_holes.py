@@ -172,3 +172,16 @@ def test_a_holder_card_absent_from_the_deck_is_refused(tmp_path):
     out = [p.format() for p in validate_file(path, run_examples_too=False).problems]
     assert [p for p in out if "play.holder" in p] == [
         f"{path}:142:12: play.holder[0]: LJ is not in the deck; expected cards of the deck"]
+
+
+@pytest.mark.parametrize("value", [5, 5.5, 5.25, 0, -1.5, 1e308, True, "5", 2**70])
+@pytest.mark.parametrize("step", [0.5, 2])
+def test_the_quick_check_decides_multiple_of_as_jsonschema(value, step):
+    import jsonschema
+
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "multipleOf": step}
+    expected = jsonschema.Draft202012Validator(schema).is_valid(value)
+    quick = is_valid(schema, value)  # False also when undecided: the caller asks jsonschema
+    assert expected or not quick
+    if isinstance(value, str) or abs(value) < 1e300:
+        assert quick == expected

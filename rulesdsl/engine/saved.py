@@ -625,7 +625,7 @@ def _check_shedding(r: _Reader, d: dict[str, Any]) -> None:
         r.integer(last["size"], "last.size", 1, what="a size (1 or more)")
         r.number(last["key"], "last.key")
         r.flag(last["bomb"], "last.bomb")
-        r.count(last["bomb_size"], "last.bomb_size")
+        r.number(last["bomb_size"], "last.bomb_size")
         r.flag(last["exclusive"], "last.exclusive")
         fields = tuple(last[k] for k in LAST_KEYS[2:])
         if not any((x.pattern, x.size, x.key, x.bomb, x.bomb_size, x.exclusive) == fields

@@ -176,6 +176,20 @@ class _Compiler:
     def k_maximum(self, high: float, schema: dict) -> Check:
         return lambda v: not _is_type(v, "number") or v <= high
 
+    def k_multipleOf(self, step: float, schema: dict) -> Check:
+        # As jsonschema decides it: a float step by the quotient, an int one by the rest.
+        def check(v: Any) -> bool:
+            if not _is_type(v, "number"):
+                return True
+            if isinstance(step, float):
+                quotient = v / step
+                try:
+                    return int(quotient) == quotient
+                except OverflowError:
+                    raise Unsure from None
+            return not v % step
+        return check
+
     def k_pattern(self, pattern: str, schema: dict) -> Check:
         regex = re.compile(pattern)
         return lambda v: not isinstance(v, str) or regex.search(v) is not None

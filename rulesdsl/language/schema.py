@@ -203,7 +203,12 @@ PATTERN = _obj(
                        "rank == A", "not is_joker"),
         "by": _name("The ladder ranking the key (default: the order).", "run", "bomb"),
         "bomb": _bool("A bomb beats every non-bomb."),
-        "counts_as_size": _int("A bomb that ranks as a bomb of this many cards.", 1, 64, 5, 8),
+        "counts_as_size": {"type": "number", "minimum": 1, "maximum": 64,
+                           "multipleOf": 0.5,
+                           "description": "A bomb that ranks as a bomb of this many cards; "
+                                          "a half ranks it between two sizes (5.5: above "
+                                          "every five-card bomb, below every six-card one).",
+                           "examples": [5, 8, 5.5]},
         "exclusive": {"description": "If cards can be read as this pattern, they cannot be "
                                      "read as a non-exclusive one (true), or as one of the "
                                      "patterns listed.",
@@ -428,8 +433,11 @@ EXAMPLE = {
                                          _obj("A reading.",
                                               {"name": _name("Its pattern.", "bomb"),
                                                "size": _int("Cards it counts as.", 1, 64, 4),
-                                               "bomb_size": _int("Its size as a bomb.", 1, 64,
-                                                                 8)},
+                                               "bomb_size": {"type": "number", "minimum": 1,
+                                                             "maximum": 64, "multipleOf": 0.5,
+                                                             "description": "Its size as a "
+                                                                            "bomb.",
+                                                             "examples": [8, 5.5]}},
                                               ["name"])]}},
         "excludes": {"type": "array", "minItems": 1,
                      "description": "Pattern example: readings the cards must not have.",
@@ -440,8 +448,11 @@ EXAMPLE = {
                                          _obj("A reading.",
                                               {"name": _name("Its pattern.", "bomb"),
                                                "size": _int("Cards it counts as.", 1, 64, 4),
-                                               "bomb_size": _int("Its size as a bomb.", 1, 64,
-                                                                 4)},
+                                               "bomb_size": {"type": "number", "minimum": 1,
+                                                             "maximum": 64, "multipleOf": 0.5,
+                                                             "description": "Its size as a "
+                                                                            "bomb.",
+                                                             "examples": [4, 5.5]}},
                                               ["name"])]}},
         "scenario": _s("A play scenario: what it shows (the hand is built from `hands`, then "
                        "`actions` are applied in order).",

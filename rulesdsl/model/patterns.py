@@ -32,7 +32,7 @@ class Reading:
     key: float
     system: str | None = None
     bomb: bool = False
-    bomb_size: int = 0
+    bomb_size: float = 0
     demoted: bool = False
     exclusive: bool = False
     top: int = -1  # the rank that ranks it (rank sameness), for ties broken by suit

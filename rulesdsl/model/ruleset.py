@@ -78,7 +78,7 @@ class PatternDef:
     where: Fn | None = None
     by: str | None = None
     bomb: bool = False
-    counts_as_size: int | None = None
+    counts_as_size: float | None = None  # a half ranks a bomb between two sizes
     exclusive: bool = False
     excludes: frozenset[str] | None = None  # exclusive over these patterns only (None: all)
     suit: str | None = None  # "same": every natural card of the play is of one suit
