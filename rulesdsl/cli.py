@@ -241,8 +241,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.log_view is not None and not args.log:
         print("rulesdsl: --log-view needs --log FILE", file=sys.stderr)
         return EXIT_USAGE
-    # A whole match where the family has one (the trick games climb levels); else a hand.
-    hands = args.hands if args.hands is not None else (None if ruleset.family == "trick"
+    # A whole match where the ruleset has one (its sides climb levels); else a hand.
+    hands = args.hands if args.hands is not None else (None if ruleset.levels is not None
                                                         else 1)
     if hands is not None and hands < 1:
         print("rulesdsl: --hands must be at least 1", file=sys.stderr)

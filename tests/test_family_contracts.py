@@ -194,16 +194,18 @@ def test_a_key_of_another_familys_play_section_is_refused(tmp_path: Path, mine: 
                           f"{own.engine} reads " + ", ".join(own.key_names()))], key
 
 
-@pytest.mark.parametrize("family", ["shedding", "tiles"])
-@pytest.mark.parametrize("section,value", [("trump", '"true"'),
-                                           ("levels", "{ladder: [2, 3, 4], start: 2}")])
-def test_a_trick_section_is_refused_elsewhere(tmp_path: Path, family: str, section: str,
-                                              value: str) -> None:
+@pytest.mark.parametrize("family,section,value,readers", [
+    ("shedding", "trump", '"true"', "the trick engine"),
+    ("tiles", "trump", '"true"', "the trick engine"),
+    ("tiles", "levels", "{ladder: [2, 3, 4], start: 2}",
+     "the trick engine and the shedding engine")])
+def test_a_section_is_refused_in_a_family_that_does_not_read_it(
+        tmp_path: Path, family: str, section: str, value: str, readers: str) -> None:
     base = textwrap.dedent(BASES[family])
     path = write(tmp_path, "x.yaml", f"{base}{section}: {value}\n")
     found = [(p.line, p.column, p.path, p.message) for p in errors(path)]
     assert found == [(base.count("\n") + 1, 1, section,
-                      f"{section!r} is read only by the trick engine; "
+                      f"{section!r} is read only by {readers}; "
                       f"{CONTRACTS[family].engine} would ignore it")]
 
 

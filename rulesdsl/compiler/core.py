@@ -799,14 +799,18 @@ class _Compiler(StaticChecks):
 
     def _check_family_sections(self) -> None:
         """A top-level section only another family's engine reads is refused."""
+        readers: dict[str, list[Any]] = {}
         for c in CONTRACTS.values():
-            if c is self.contract:
-                continue
-            for key in c.sections:
-                if key in self.data and key not in self.contract.sections:
-                    self.error((key,), f"{key!r} is read only by {c.engine}; "
-                               f"{self.contract.engine} would ignore it", key=True,
-                               expected=f"a {c.family} ruleset, or no {key!r}")
+            if c is not self.contract:
+                for key in c.sections:
+                    if key in self.data and key not in self.contract.sections:
+                        readers.setdefault(key, []).append(c)
+        for key, cs in readers.items():
+            self.error((key,), f"{key!r} is read only by "
+                       f"{' and '.join(c.engine for c in cs)}; "
+                       f"{self.contract.engine} would ignore it", key=True,
+                       expected=f"a {' or '.join(c.family for c in cs)} ruleset, or no "
+                                f"{key!r}")
 
     def _check_contexts(self) -> None:
         """Every context value is one the engine sets for each hand: a context it never

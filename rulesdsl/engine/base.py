@@ -381,6 +381,10 @@ class EngineState:
         raise NotImplementedError
 
 
+# A match (hands=None) that has not ended by then is over: every game's work is bounded.
+MATCH_HAND_LIMIT = 10_000
+
+
 def restore_state(state_class: type, game: Any, text: str, check: bool = True) -> Any:
     """A state saved with `to_json()`, for this game's ruleset only, and only one the
     engine could be in (engine/saved.py checks every field before the state is built).
@@ -397,12 +401,12 @@ def restore_state(state_class: type, game: Any, text: str, check: bool = True) -
         raise RulesdslError(f"not a saved {state_class.family} state (format {STATE_FORMAT})")
     if data.get("ruleset") != game.ruleset.hash:
         raise RulesdslError("the saved state belongs to another ruleset (hash differs)")
-    missing = [k for k in state_class.FIELDS if k not in data]
+    state = state_class(game)  # its FIELDS may depend on the ruleset (levels)
+    missing = [k for k in state.FIELDS if k not in data]
     if missing:
         raise RulesdslError(f"the saved state lacks {', '.join(missing)}")
     if check:
         check_saved(state_class.family, game, data)
-    state = state_class(game)
-    for key in state_class.FIELDS:
+    for key in state.FIELDS:
         setattr(state, key, data[key])  # freshly decoded: nothing else holds these values
     return state

@@ -34,6 +34,7 @@ class PlayReader(Protocol):
     formulas: dict[str, Any]
     card_scope: Scope
     deck: list[int]  # copies of each card or tile kind in play
+    data: dict[str, Any]  # the whole rule file (a contract may read its other sections)
 
     def error(self, path: tuple, message: str, **kw: Any) -> None: ...
 

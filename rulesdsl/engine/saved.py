@@ -30,6 +30,7 @@ from ..errors import NotationError, RulesdslError
 from ..model.hand import TRUMP
 from ..model.patterns import readings
 from ..runtime.expressions import Env
+from .base import MATCH_HAND_LIMIT
 
 MELD_KINDS = ("chow", "pung", "kong")
 CLAIM_KINDS = ("win", "kong", "pung", "chow")
@@ -608,6 +609,22 @@ def _check_shedding(r: _Reader, d: dict[str, Any]) -> None:
     g, n, kinds = r.game, r.n, r.kinds
     rules = g.rules
     hand_no, max_hands, phase = r.common()
+    hc = g.hc
+    if g.levels is not None:  # the hand's level and each side's, on the levels ladder
+        ladder = g.levels["ladder"]
+        names = [nt.rank_name(x) for x in ladder]
+        level = d["level"]
+        if level not in ladder or type(level) is not int:
+            _fail("level", f"{_show(level)} is not a level (one of {', '.join(names)})")
+        side_levels = r.items(d["side_levels"], "side_levels")
+        if len(side_levels) != len(g.ruleset.teams):
+            _fail("side_levels", f"{_show(side_levels)} does not give every side a level")
+        for i, x in enumerate(side_levels):
+            if x not in ladder or type(x) is not int:
+                _fail(f"side_levels[{i}]", f"{_show(x)} is not a level")
+        if level not in side_levels:
+            _fail("level", f"{nt.rank_name(level)} is no side's level")
+        hc = g.context(level).hc
     r.choice(phase, "phase", SHED_PHASES)
     over = phase == "over"
     hands = r.each(d["hands"], "hands", r.counts, n)
@@ -629,7 +646,7 @@ def _check_shedding(r: _Reader, d: dict[str, Any]) -> None:
         r.flag(last["exclusive"], "last.exclusive")
         fields = tuple(last[k] for k in LAST_KEYS[2:])
         if not any((x.pattern, x.size, x.key, x.bomb, x.bomb_size, x.exclusive) == fields
-                   for x in readings(g.hc, sorted(last_cards))):
+                   for x in readings(hc, sorted(last_cards))):
             _fail("last", f"{last['cards']} does not read as that {last['pattern']}")
     passes = r.count(d["passes"], "passes")
     round_points = r.integer(d["round_points"], "round_points")
@@ -656,7 +673,8 @@ def _check_shedding(r: _Reader, d: dict[str, Any]) -> None:
     if over:
         if to_act is not None:
             _fail("to_act", f"{to_act}: nobody acts once the game is over")
-        if max_hands is None or hand_no != max_hands:
+        ended = bool(results) and results[-1].get("match_winner") is not None
+        if not ended and hand_no != max_hands and hand_no != MATCH_HAND_LIMIT:
             _fail("phase", "over before the hands to play are done")
     else:
         if to_act is None:
@@ -715,7 +733,7 @@ def _check_shedding(r: _Reader, d: dict[str, Any]) -> None:
             if passes >= others:
                 _fail("passes", f"{_show(passes)}: every other seat has passed, the round is "
                       f"over")
-    points = g.hc.points
+    points = hc.points
     won = [0] * n
     table = 0
     for i, e in events:
@@ -799,6 +817,11 @@ def _shed_result(r: _Reader, result: dict[str, Any], path: str) -> None:
         _fail(f"{path}.order", f"{_show(order)} does not order every seat")
     r.seat(result.get("dealer"), f"{path}.dealer", none=True)
     r.each(result.get("returns"), f"{path}.returns", r.number, r.n)
+    if result.get("match_winner") is not None:
+        if r.game.levels is None:
+            _fail(f"{path}.match_winner", "this game has no levels, so no match winner")
+        r.integer(result["match_winner"], f"{path}.match_winner", 0,
+                  len(r.game.ruleset.teams) - 1, "a side")
 
 
 # ---------------------------------------------------------------- tiles

@@ -140,8 +140,14 @@ INSTANT_WIN = Custom(
     reading=_read_instant_win,
 )
 
+CLIMB_NAMES = ("mate_place", "players")  # given to a climb table
+
 SETTLE = Section(
     "settle", "Shedding: scoring a finished hand.", "Settlement", keys=(
+        Value("match_win", "With levels: what each player of the side that wins the match "
+              "gains, paid by the other side.", "the match is worth",
+              fragment={"type": "integer", "minimum": 0, "maximum": 1000000,
+                        "examples": [1]}, default=1),
         Hook("seat_score", "A table (output score) or formula per seat over place, own, "
              "in_hand, cards_left, last_captured, last_in_hand, early, players.",
              "each seat's score", kinds=("table", "formula"), gives=tuple(SEAT_NAMES),
@@ -193,6 +199,22 @@ def _finish(reader: PlayReader, section: dict[str, Any], model: ShedPlay) -> Non
             if rule != "holder":
                 reader.error(("play", "must_play_holder"), f"must_play_holder needs the holder "
                              f"to lead: {key} is {rule}", expected=f"{key}: holder")
+    levels = reader.data.get("levels") is not None
+    if levels and model.climb is None:
+        reader.error(("levels",), "levels need a table that says how far a side climbs",
+                     key=True, expected="play.climb: a table (output levels)")
+    if not levels and model.climb is not None:
+        reader.error(("play", "climb"), "climb needs levels", key=True,
+                     expected="levels: {ladder: [...], start: ...}")
+    if not levels and "level" in (reader.data.get("context") or {}):
+        reader.error(("context", "level"), "the shedding engine sets the hand's level only "
+                     "in a game with levels (else it would be its first value in every hand)",
+                     key=True, expected="levels: {ladder: [...], start: ...} and play.climb")
+    if levels and "level" not in (reader.data.get("context") or {}):
+        reader.error(("levels",), "levels need the hand's level as a context value",
+                     key=True, expected="context: {level: {type: rank, ladder: LADDER}}")
+    if levels and model.sides != "teams":
+        reader.error(("play", "sides"), "levels are climbed by teams", expected="sides: teams")
     for key in ("side_payout", "side_score"):
         if getattr(model, key) is not None and model.auction is None:
             reader.error(("play", "settle", key), f"{key} needs an auction",
@@ -209,7 +231,8 @@ SHEDDING = Contract(
     family="shedding",
     engine="the shedding engine",
     description="first_lead, then_lead, holder, must_play_holder, takeover, must_beat, "
-                "highest_single, ends, secured, auction, sides, instant_win, settle",
+                "highest_single, ends, climb, win_at_top, secured, auction, sides, "
+                "instant_win, settle",
     keys=(
         Value("first_lead", "Shedding: who leads the first hand (holder: of the first of "
               "`holder` cards).", "who leads the first hand",
@@ -238,6 +261,16 @@ SHEDDING = Contract(
              "has; own_left).", "a single must be the player's highest when",
              examples=("next_left == 1",), names=(("next_left", INT), ("own_left", INT))),
         ENDS,
+        Hook("climb", "Shedding, with levels: a table over mate_place (the best place of "
+             "the first player out's teammates; the player count when none went out) and "
+             "players, output levels: how many levels the side of the first out climbs.",
+             "the levels the winning side climbs", kinds=("table",), gives=CLIMB_NAMES,
+             reads=(("levels", "int"),), examples=("climb",)),
+        Value("win_at_top", "Shedding, with levels: a side at the top level wins the match "
+              "by winning a hand that climbs at least this many levels (else it stays).",
+              "at the top level, the match is won by a hand climbing at least",
+              fragment={"type": "integer", "minimum": 1, "maximum": 64, "examples": [1, 2]},
+              default=1),
         Hook("secured", "Shedding: a formula giving a side's secured points from "
              "finished_captured, unfinished_captured, has_first (default: everything the side "
              "captured).", "the secured formula", gives=SECURED_NAMES,
@@ -250,8 +283,8 @@ SHEDDING = Contract(
     ),
     model=ShedPlay,
     game=_game,
-    contexts=(),
-    sections=(),
+    contexts=(("level", "rank"),),
+    sections=("levels",),
     # Plays are built from ranks; patterns may read suits (then plays are cards).
     features=(("suit_patterns", "patterns that read suits: one suit (suit: same), ties "
                                 "broken by suit, any-rank sets (a flush), and classes of "

@@ -20,6 +20,9 @@ class ShedPlay:
     must_beat: bool = False
     highest_single: Fn | None = None
     ends: list[str] = field(default_factory=lambda: ["one_left"])
+    climb: str | None = None  # with levels: a table (output levels)
+    win_at_top: int = 1
+    match_win: int = 1
     seat_score: str | None = None  # a table or formula name
     team_result: str | None = None
     payment: str | None = None

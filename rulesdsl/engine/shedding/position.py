@@ -27,6 +27,12 @@ def build_position(game: Any, pos: Position) -> Any:
     n = game.players
     st = ShedState(game)
     st.seed, st.max_hands, st.hand_no = pos.seed, 1, 0
+    if game.levels is not None:  # every side at the scenario's level
+        level = pos.context.get("level", game.levels["start"])
+        if level not in game.levels["ladder"]:
+            raise RulesdslError(f"level {nt.rank_name(level)} is not on the levels ladder")
+        st.level = level
+        st.side_levels = [level] * len(rs.teams)
     st.hands = [pos.counts(s, len(rs.deck)) for s in range(n)]
     st.kitty = list(pos.kitty)
     st.captured, st.totals = [0] * n, [0.0] * n

@@ -11,19 +11,37 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from ... import notation as nt
 from ...errors import RulesdslError
 from ...model.hand import HandContext
 from ...model.patterns import Reading, beats, readings
 from ...model.ruleset import Ruleset
-from ..base import Action, EngineState, IllegalAction, Position, json_copy, restore_state
+from ..base import (
+    MATCH_HAND_LIMIT,
+    Action,
+    EngineState,
+    IllegalAction,
+    Position,
+    json_copy,
+    restore_state,
+)
 from .moves import Entry, HandPlays, MoveGenerator
 from .suited import SuitedMoves
 
 PASS = Action("pass")
 SUIT_ORDER = {s: i for i, s in enumerate(nt.SUITS)}
+
+
+class HandPlaysContext(NamedTuple):
+    """One hand context's tables: its HandContext, move generator, each card's key in a
+    rank play and each key's cards."""
+
+    hc: HandContext
+    moves: Any  # MoveGenerator | SuitedMoves
+    rank_of: list[int]
+    kinds_of_rank: dict[int, list[int]]
 
 
 class ShedGame:
@@ -41,16 +59,14 @@ class ShedGame:
         self.hand_size = ruleset.deal["hand_size"]
         self.hands_dealt = ruleset.deal.get("hands", self.players)
         self.team_of = ruleset.team_of()
-        self.hc = HandContext(ruleset, {})
-        ranks = MoveGenerator(self.hc)
-        self.moves: MoveGenerator | SuitedMoves = SuitedMoves(ranks) if ruleset.reads_suits \
-            else ranks
-        self.moves_rank_of = ranks.rank_of.__getitem__  # a card's key in a rank play
+        # With levels, each level is its own hand context (where the level card stands,
+        # which card is wild): built when first played.
+        self.levels = ruleset.levels if "level" in ruleset.context else None
+        self._contexts: dict[int | None, HandPlaysContext] = {}
+        default = self.context(None)
+        self.hc = default.hc  # the first hand's context (without levels: every hand's)
+        self.moves = default.moves
         self.deck = ruleset.every_card()
-        # Each rank's card kinds in the order S H D C (which suits a listed play shows).
-        self.kinds_of_rank: dict[int, list[int]] = {}
-        for kind in sorted(ruleset.kinds(), key=lambda k: SUIT_ORDER.get(nt.card_suit(k) or "", 9)):
-            self.kinds_of_rank.setdefault(self.moves_rank_of(kind), []).append(kind)
         self._texts: dict[tuple[int, ...], str] = {}
         self._rows: dict[tuple, dict[str, Any]] = {}
         self._ended: dict[tuple, bool] = {}
@@ -62,6 +78,28 @@ class ShedGame:
         # Patterns played only as a player's last play (all the cards left).
         self.last_only = frozenset(p.name for p in ruleset.patterns if p.last_only)
         self.step = 1 if ruleset.direction == "counter-clockwise" else -1
+
+    def context(self, level: int | None) -> HandPlaysContext:
+        """The hand context and move generator of a hand at this level (None: without
+        levels, or the first hand's start level)."""
+        known = self._contexts.get(level)
+        if known is None:
+            ruleset = self.ruleset
+            given = {} if level is None else {"level": level}
+            if level is None and self.levels is not None:
+                given = {"level": self.levels["start"]}
+            hc = HandContext(ruleset, given)
+            ranks = MoveGenerator(hc)
+            moves: MoveGenerator | SuitedMoves = SuitedMoves(ranks) if ruleset.reads_suits \
+                else ranks
+            # Each rank key's card kinds in the order S H D C (the suits a rank play shows).
+            kinds_of_rank: dict[int, list[int]] = {}
+            for kind in sorted(ruleset.kinds(),
+                               key=lambda k: SUIT_ORDER.get(nt.card_suit(k) or "", 9)):
+                kinds_of_rank.setdefault(ranks.rank_of[kind], []).append(kind)
+            known = self._contexts[level] = HandPlaysContext(hc, moves, ranks.rank_of,
+                                                             kinds_of_rank)
+        return known
 
     def lookup(self, name: str, values: dict[str, Any]) -> dict[str, Any]:
         """A table's row for these inputs, remembered (a lookup depends on nothing else)."""
@@ -92,6 +130,7 @@ class ShedGame:
         state.seed = seed
         state.max_hands = hands
         state.totals = [0.0] * self.players
+
         state._start_hand()
         return state
 
@@ -120,6 +159,9 @@ class ShedState(EngineState):
     """One game (a number of hands) of a shedding ruleset."""
 
     family = "shedding"
+    # Without levels every hand is played in the one context: these stay class defaults.
+    level: int | None = None  # the hand's level
+    side_levels: list[int] = []  # each side's level (set per state, never mutated here)
 
     FIELDS = (
         "seed", "max_hands", "hand_no", "phase", "hands", "unused", "kitty", "to_act", "last",
@@ -129,6 +171,10 @@ class ShedState(EngineState):
 
     def __init__(self, game: ShedGame):
         super().__init__(game)
+        if game.levels is not None:  # a game with levels saves them too
+            self.FIELDS = ShedState.FIELDS + ("level", "side_levels")
+            self.level = game.levels["start"]
+            self.side_levels = [game.levels["start"]] * len(game.ruleset.teams)
         self.seed = 0
         self.max_hands: int | None = 1
         self.hand_no = 0
@@ -158,6 +204,20 @@ class ShedState(EngineState):
         self._seat_hp: dict[int, tuple[list[int], HandPlays]] = {}
         # the `last` dict and its reading.
         self._last_of: tuple[dict[str, Any] | None, Reading | None] = (None, None)
+
+    # ------------------------------------------------------------ the hand's context
+
+    @property
+    def _context(self) -> HandPlaysContext:
+        return self.game.context(self.level)
+
+    @property
+    def hc(self) -> HandContext:
+        return self.game.context(self.level).hc
+
+    @property
+    def moves(self) -> Any:
+        return self.game.context(self.level).moves
 
     # ------------------------------------------------------------ the API
 
@@ -277,7 +337,7 @@ class ShedState(EngineState):
         known = self._seat_hp.get(seat)
         if known is not None and known[0] is hand:
             return known[1]
-        hp = self.game.moves.hand_plays(hand)
+        hp = self.moves.hand_plays(hand)
         self._seat_hp[seat] = (hand, hp)
         return hp
 
@@ -399,7 +459,7 @@ class ShedState(EngineState):
             self._check_restrictions(seat, act, known)
             return known
         # Not one of the listed plays: read the cards, for the exact reason.
-        rs = readings(self.game.hc, list(act.cards))
+        rs = readings(self.hc, list(act.cards))
         if not rs:
             raise IllegalAction(f"{nt.format_cards(act.cards)} is not a pattern of this game")
         if act.pattern is not None:
@@ -415,7 +475,7 @@ class ShedState(EngineState):
         if self.last is not None and self.last["seat"] != seat:
             prev = self._reading_of_last()
             assert prev is not None
-            winners = [r for r in rs if beats(self.game.hc, r, prev)]
+            winners = [r for r in rs if beats(self.hc, r, prev)]
             if not winners:
                 raise IllegalAction(f"{nt.format_cards(act.cards)} does not beat "
                                     f"{self.last['cards']} ({self.last['pattern']})")
@@ -437,9 +497,8 @@ class ShedState(EngineState):
     def _known_reading(self, seat: int, act: Action) -> Reading | None:
         """The reading of a held play found among the hand's listed plays (what the full
         check would return), or None when it is not listed here."""
-        g = self.game
         hp = self._seat_plays(seat)
-        rs = hp.plays.get(g.moves.play_key(act.cards))
+        rs = hp.plays.get(self.moves.play_key(act.cards))
         if not rs:
             return None
         if act.pattern is None:
@@ -453,7 +512,7 @@ class ShedState(EngineState):
         if self.last is not None and self.last["seat"] != seat:
             prev = self._reading_of_last()
             assert prev is not None
-            if not beats(g.hc, reading, prev):
+            if not beats(self.hc, reading, prev):
                 return None
         return reading
 
@@ -605,7 +664,7 @@ class ShedState(EngineState):
             return hand, self._restricted(seat, hp, entries), False
         prev = self._reading_of_last()
         assert prev is not None
-        entries = self._restricted(seat, hp, hp.beating(g.hc, prev))
+        entries = self._restricted(seat, hp, hp.beating(self.hc, prev))
         return hand, entries, not (g.rules.must_beat and entries)
 
     def _restricted(self, seat: int, hp: HandPlays, entries: list[Entry]) -> list[Entry]:
@@ -654,12 +713,12 @@ class ShedState(EngineState):
 
     def _holding(self, hp: HandPlays, card: int) -> list[Entry]:
         """The lead entries whose play holds `card` (as its rank when plays are ranks)."""
-        moves = self.game.moves
+        moves = self.moves
         key = card if moves.suited else moves.rank_of[card]
         return [e for e in hp.entries if key in e.play]
 
     def _action(self, hand: list[int], entry: Entry) -> Action:
-        if self.game.moves.suited:
+        if self.moves.suited:
             cards = entry.play
         else:
             must = self._must_play() if self.last is None else None
@@ -685,12 +744,12 @@ class ShedState(EngineState):
     def _pick(self, hand: list[int], play: tuple[int, ...], must: int | None = None) -> list[int]:
         """Actual cards for a rank multiset: suits in the order S H D C (`must` first)."""
         cards: list[int] = []
-        kinds_of_rank = self.game.kinds_of_rank
+        kinds_of_rank = self._context.kinds_of_rank
         if must is not None:
             cards.append(must)
             hand = list(hand)
             hand[must] -= 1
-            at = play.index(self.game.moves.rank_of[must])
+            at = play.index(self._context.rank_of[must])
             play = play[:at] + play[at + 1:]
         i = 0
         while i < len(play):
@@ -750,9 +809,9 @@ class ShedState(EngineState):
         for kind in cards:
             hand[kind] -= 1
         # The smaller hand's plays: the old ones it still holds.
-        self._seat_hp[seat] = (hand, g.moves.played(hp, cards))
+        self._seat_hp[seat] = (hand, self.moves.played(hp, cards))
         if g.has_points:
-            points = g.hc.points
+            points = self.hc.points
             self.round_points += sum(points[k] for k in cards)
         text = g.text(cards)
         self.last = {"seat": seat, "cards": text,
@@ -919,7 +978,7 @@ class ShedState(EngineState):
                 final[side_of[s]] += self.captured[s]
                 continue
             final[side_of[first]] += self.captured[s]
-            in_hand = sum(g.hc.points[k] for k in self._cards(self.hands[s]))
+            in_hand = sum(self.hc.points[k] for k in self._cards(self.hands[s]))
             for t in range(len(self.sides)):
                 if t != side_of[s]:
                     final[t] += in_hand // max(1, len(self.sides) - 1)
@@ -930,7 +989,7 @@ class ShedState(EngineState):
         rules = g.rules
         order = list(self.out)
         left = [s for s in range(g.players) if s not in order]
-        points = g.hc.points
+        points = self.hc.points
         in_hand = [sum(p * c for p, c in zip(points, h) if c) for h in self.hands]
         cards_left = [sum(h) for h in self.hands]
         early = 1 if len(left) >= 2 else 0
@@ -1030,11 +1089,57 @@ class ShedState(EngineState):
             result["score_points"] = score_points
         if stake_shown is not None:
             result["stake"] = stake_shown  # what the payout read of the hand
+        match_over = False
+        if g.levels is not None and order:
+            match_over = self._climb(result, places)
         self._event(**result)
         self.results.append(result)
         self.hand_no += 1
-        if self.max_hands is not None and self.hand_no >= self.max_hands:
+        if match_over or (self.max_hands is not None and self.hand_no >= self.max_hands) \
+                or self.hand_no >= MATCH_HAND_LIMIT:
             self.phase = "over"
             self.to_act = None
             return
         self._start_hand()
+
+    def _climb(self, result: dict[str, Any], places: dict[int, int]) -> bool:
+        """Levels: the side of the first player out climbs as the climb table says (a
+        climb stops at a must_stop level it would pass; a side at the top wins the match
+        by a hand climbing at least win_at_top), and the next hand is played at its level.
+        Records the climb in the result; True when the match is over."""
+        g = self.game
+        ladder = g.levels["ladder"]
+        first = result["order"][0]
+        side = next(t for t, seats in enumerate(g.ruleset.teams) if first in seats)
+        mates = [s for s in g.ruleset.teams[side] if s != first and s < g.players]
+        mate_place = min((places[s] for s in mates), default=g.players)
+        table = g.ruleset.tables[g.rules.climb]
+        given = {"mate_place": mate_place, "players": g.players}
+        climb = int(table.lookup({k: given[k] for k in table.inputs})["levels"])
+        before = self.side_levels[side]
+        at = ladder.index(before)
+        won = at == len(ladder) - 1 and climb >= g.rules.win_at_top
+        if not won:
+            to = min(at + max(climb, 0), len(ladder) - 1)
+            for stop in g.levels["must_stop"]:
+                i = ladder.index(stop)
+                if at < i < to:
+                    to = i  # a side stops at this level and plays it
+                    break
+            self.side_levels[side] = ladder[to]
+            self.level = ladder[to]
+        result["climb"] = {"side": side, "levels": climb, "from": nt.rank_name(before),
+                           "to": nt.rank_name(self.side_levels[side])}
+        if won:
+            result["match_winner"] = side
+            winners = [s for s in g.ruleset.teams[side] if s < g.players]
+            losers = [s for s in range(g.players) if s not in winners]
+            stake = float(g.rules.match_win)
+            for s in winners:
+                self.totals[s] += stake
+            for s in losers:
+                self.totals[s] -= stake * len(winners) / len(losers)
+            result["returns"] = [r + (stake if s in winners else
+                                      -stake * len(winners) / len(losers))
+                                 for s, r in enumerate(result["returns"])]
+        return won
