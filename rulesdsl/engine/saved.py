@@ -204,6 +204,8 @@ class _Reader:
         hand_no = self.field("hand_no", self.count)
         if max_hands is not None and hand_no > max_hands:
             _fail("hand_no", f"hand {hand_no} of a game of {max_hands} hand(s)")
+        if hand_no > MATCH_HAND_LIMIT:
+            _fail("hand_no", f"hand {hand_no}: no game plays more than {MATCH_HAND_LIMIT}")
         return hand_no, max_hands, self.data["phase"]
 
     def log(self, hand_no: int) -> list[dict[str, Any]]:
@@ -371,7 +373,7 @@ def _check_trick(r: _Reader, d: dict[str, Any]) -> None:
     if over:
         if to_act is not None:
             _fail("to_act", f"{to_act}: nobody acts once the match is over")
-        if winner is None and (max_hands is None or hand_no != max_hands):
+        if winner is None and hand_no not in (max_hands, MATCH_HAND_LIMIT):
             _fail("phase", "over, yet no side has won and the hands to play are not done")
         if winner is not None and d["team_levels"][winner] != len(ladder) - 1:
             _fail("match_winner", f"team {winner} won without reaching the top level")
@@ -952,7 +954,7 @@ def _check_tiles(r: _Reader, d: dict[str, Any]) -> None:
     if over:
         if to_act is not None:
             _fail("to_act", f"{to_act}: nobody acts once the game is over")
-        if max_hands is None or hand_no != max_hands:
+        if hand_no not in (max_hands, MATCH_HAND_LIMIT):
             _fail("phase", "over before the hands to play are done")
         if not results or not isinstance(results[-1], dict):
             _fail("results", "no result, yet the game is over")

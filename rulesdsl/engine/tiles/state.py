@@ -15,7 +15,7 @@ from ... import notation as nt
 from ...errors import RulesdslError
 from ...model.ruleset import Ruleset
 from ...runtime.expressions import Env
-from ..base import Action, EngineState, IllegalAction, Position, restore_state
+from ..base import MATCH_HAND_LIMIT, Action, EngineState, IllegalAction, Position, restore_state
 from .hand import TileSet
 from .memo import ReadTrie
 from .settlement import SUITED_HONOR, Settlement
@@ -777,7 +777,8 @@ class TileState(Settlement, EngineState):
 
     def _finish_hand(self) -> None:
         self.hand_no += 1
-        if self.max_hands is not None and self.hand_no >= self.max_hands:
+        if (self.max_hands is not None and self.hand_no >= self.max_hands) \
+                or self.hand_no >= MATCH_HAND_LIMIT:
             self.phase = "over"
             self.to_act = None
             return

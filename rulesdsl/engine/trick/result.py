@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import notation as nt
+from ..base import MATCH_HAND_LIMIT
 
 
 class HandResult:
@@ -100,7 +101,8 @@ class HandResult:
             self.to_act = None
             self._event(type="match_end", winner_team=won)
             return
-        if self.max_hands is not None and self.hand_no >= self.max_hands:
+        if (self.max_hands is not None and self.hand_no >= self.max_hands) \
+                or self.hand_no >= MATCH_HAND_LIMIT:
             self.phase = "over"
             self.to_act = None
             return
