@@ -167,3 +167,30 @@ def test_a_log_header_cannot_name_a_file_elsewhere(tmp_path: Path, named: str) -
     result = replay(str(write_log(logs / "g.jsonl", records)))
     assert not result.ok and result.line == 1
     assert "outside the log's folder" in result.message and "VmRSS" not in result.message
+
+
+def test_problems_in_a_compiled_ruleset_are_located(tmp_path: Path) -> None:
+    """A compiled JSON is located like a YAML file: the problem's line and column are
+    those of the value in the JSON text (found only when there is a problem)."""
+    import json
+
+    from rulesdsl.api import compiled_json, load, validate_file
+
+    data = json.loads(compiled_json(load("guan-pai")))
+    data["ruleset"]["patterns"]["list"][0]["group"] = 0
+    text = json.dumps(data, indent=1, ensure_ascii=False)
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    row = next(i for i, line in enumerate(lines) if '"group": 0' in line)
+    problems = validate_file(path).problems
+    assert [(p.line, p.column, p.path) for p in problems] == [
+        (row + 1, lines[row].index("0") + 1, "patterns.list[0].group")], \
+        [p.format() for p in problems]
+    dup = tmp_path / "dup.json"
+    dup.write_text(text.replace('"format": 1,', '"format": 1, "format": 1,', 1),
+                   encoding="utf-8")
+    problems = validate_file(dup).problems
+    assert len(problems) == 1 and "duplicate key 'format'" in problems[0].message
+    assert problems[0].line == next(i for i, line in enumerate(lines)
+                                    if '"format": 1' in line) + 1

@@ -8,6 +8,7 @@ import json
 import math
 import os
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -73,11 +74,44 @@ def read_bounded(p: Path, limit: int) -> bytes:
     return data
 
 
+@dataclass
+class JsonDocument(Document):
+    """A compiled ruleset's document. Positions are read only when a problem is located
+    (a valid compiled file loads without them): its text composed as YAML, a superset of
+    the JSON it already is, within `prefix` (the `ruleset` object of a compiled file)."""
+
+    text: str = ""
+    prefix: tuple = ()
+    located: bool = False
+
+    def mark(self, path: Any, *, key: bool = False) -> Any:
+        if not self.located:
+            self.located = True
+            try:
+                found = load_yaml(self.text, self.file)
+            except RulesetError:
+                found = None  # the positions stay unknown: 1:1
+            if found is not None:
+                n = len(self.prefix)
+                self.values = {p[n:]: m for p, m in found.values.items()
+                               if p[:n] == self.prefix}
+                self.keys = {p[n:]: m for p, m in found.keys.items()
+                             if p[:n] == self.prefix}
+        return super().mark(path, key=key)
+
+
 def _json_document(data: bytes, file: str) -> Document:
     try:
         payload = json.loads(data.decode("utf-8"), object_pairs_hook=no_duplicate_keys,
                              parse_constant=_no_constant, parse_float=_finite_float)
     except DuplicateKey as exc:
+        located = None
+        try:
+            load_yaml(data, file)  # the YAML reader refuses the duplicate at its position
+        except RulesetError as problem:
+            located = problem
+        if located is not None and any("duplicate" in p.message for p in located.problems):
+            raise located from None
         raise RulesetError([Problem(file, 1, 1, "", f"duplicate key {exc.key!r}",
                                     expected="each key once in an object")]) from None
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as exc:
@@ -99,7 +133,8 @@ def _json_document(data: bytes, file: str) -> Document:
                                         "content hash", expected="the hash `rulesdsl "
                                         "compile` wrote")])
         payload = payload["ruleset"]
-    return Document(file, payload, claimed_hash=claimed)
+    return JsonDocument(file, payload, claimed_hash=claimed, text=data.decode("utf-8"),
+                        prefix=("ruleset",) if claimed is not None else ())
 
 
 def _no_constant(name: str) -> Any:
