@@ -31,8 +31,8 @@ from ..runtime.expressions import EvaluationError
 TERMINAL = -2
 CHANCE = -1
 
-ACTION_KINDS = ("play", "pass", "declare", "bury", "bid", "claim", "discard", "chow", "pung",
-                "kong", "concealed_kong", "added_kong", "win")
+ACTION_KINDS = ("play", "pass", "declare", "bury", "bid", "claim", "tribute", "return",
+                "discard", "chow", "pung", "kong", "concealed_kong", "added_kong", "win")
 # Actions of the tile family show tiles (Tenhou notation), not cards.
 TILE_ACTIONS = frozenset({"discard", "chow", "pung", "kong", "concealed_kong", "added_kong",
                           "win"})

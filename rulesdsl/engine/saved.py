@@ -604,6 +604,7 @@ def _leads(game: Any, trump: str | None, level: int, cards: list[int]) -> bool:
 
 
 SHED_PHASES = ("auction", "play", "over")
+TRIBUTE_PHASES = ("tribute", "return")  # engine/shedding/tribute.py
 LAST_KEYS = ("seat", "cards", "pattern", "size", "key", "bomb", "bomb_size", "exclusive")
 
 
@@ -627,7 +628,7 @@ def _check_shedding(r: _Reader, d: dict[str, Any]) -> None:
         if level not in side_levels:
             _fail("level", f"{nt.rank_name(level)} is no side's level")
         hc = g.context(level).hc
-    r.choice(phase, "phase", SHED_PHASES)
+    r.choice(phase, "phase", SHED_PHASES + (TRIBUTE_PHASES if rules.tribute else ()))
     over = phase == "over"
     hands = r.each(d["hands"], "hands", r.counts, n)
     unused = r.kind_list(d["unused"], "unused")
@@ -671,6 +672,12 @@ def _check_shedding(r: _Reader, d: dict[str, Any]) -> None:
     for i, side in enumerate(sides):
         r.seats(side, f"sides[{i}]")
 
+    if rules.tribute is not None:
+        _shed_tribute(r, d["tribute"], phase, to_act, results,
+                      r.hand_events(hand_no - 1 if over else hand_no))
+        if phase in TRIBUTE_PHASES and (last is not None or out or passes or round_points
+                                        or any(captured)):
+            _fail("last", "cards played during the tribute")
     # -- the phase
     if over:
         if to_act is not None:
@@ -752,8 +759,18 @@ def _check_shedding(r: _Reader, d: dict[str, Any]) -> None:
     gone = [e["seat"] for _, e in events if e["type"] in ("out", "claim")]  # a claim wins
     if out != gone:
         _fail("out", f"{_show(out)} is not the log's order of seats going out")
-    # -- conservation: per seat against its deal, with the kitty the dealer took
+    # -- conservation: per seat against its deal, with the kitty the dealer took and the
+    # cards given between hands (tribute)
     played = r.played(events)
+    for i, e in events:
+        if e["type"] == "give":
+            giver, taker = r.seat(e.get("seat"), f"log[{i}].seat"), \
+                r.seat(e.get("to"), f"log[{i}].to")
+            card = r.cards(e.get("card"), f"log[{i}].card")
+            if len(card) != 1:
+                _fail(f"log[{i}].card", "a give event moves one card")
+            played[giver] = _plus(played[giver], _vector(kinds, card))
+            played[taker] = [a - b for a, b in zip(played[taker], _vector(kinds, card))]
     deal = next(((i, e) for i, e in events if e["type"] == "deal"), None)
     took = next((e for _, e in events if e["type"] == "dealer"), None)
     if took is not None and took.get("seat") != dealer:
@@ -783,6 +800,54 @@ def _check_shedding(r: _Reader, d: dict[str, Any]) -> None:
             mine = _plus(mine, _vector(kinds, kitty))
         r.equal(have, mine, f"hands[{s}]", ("held and played", "dealt"))
     r.conserved(total, f"log[{at}]", "the hands dealt, the kitty and the unused cards")
+
+
+def _shed_tribute(r: _Reader, t: Any, phase: str, to_act: int | None,
+                  results: list[dict[str, Any]], events: list) -> None:
+    """The tribute agrees with the last hand's finishing order, the phase and the log."""
+    g = r.game
+    if t is None:
+        if phase in TRIBUTE_PHASES:
+            _fail("tribute", f"None in the {phase} phase")
+        return
+    r.record(t, "tribute", ("payers", "receivers", "paid", "back"))
+    if not results:
+        _fail("tribute", "a tribute before the first hand")
+    order = results[-1]["order"]
+    sides = {s: i for i, seats in enumerate(g.ruleset.teams) for s in seats}
+    if g.rules.tribute["both_last"] and len(order) >= 4 and \
+            sides[order[-1]] == sides[order[-2]] != sides[order[0]]:
+        payers, receivers = [order[-2], order[-1]], [order[0], order[1]]
+    else:
+        payers, receivers = [order[-1]], [order[0]]
+    if t["payers"] != payers or t["receivers"] != receivers:
+        _fail("tribute", "its payers and receivers are not the last hand's")
+    paid = r.items(t["paid"], "tribute.paid")
+    back = r.items(t["back"], "tribute.back")
+    for name, entries, seats in (("paid", paid, payers), ("back", back, receivers)):
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, list) or len(entry) != 2 or entry[0] not in seats:
+                _fail(f"tribute.{name}[{i}]", f"{_show(entry)} is not [seat, card]")
+            r.integer(entry[1], f"tribute.{name}[{i}][1]", 0, len(g.ruleset.deck) - 1,
+                      "a card kind")
+    if len(paid) > len(payers) or len(back) > len(receivers) or \
+            (back and len(paid) != len(payers)):
+        _fail("tribute", "more cards paid or given back than the tribute has")
+    if sorted(p[0] for p in paid) != sorted(payers[:len(paid)]) or \
+            [b[0] for b in back] != receivers[:len(back)]:
+        _fail("tribute", "paid or given back out of turn")
+    if phase == "tribute" and (len(paid) == len(payers) or to_act != payers[len(paid)]):
+        _fail("to_act", f"{to_act}: not the payer whose turn it is")
+    if phase == "return" and (len(paid) != len(payers) or len(back) == len(receivers)
+                              or to_act != receivers[len(back)]):
+        _fail("to_act", f"{to_act}: not the receiver whose turn it is")
+    if phase not in TRIBUTE_PHASES and (len(paid) != len(payers)
+                                        or len(back) != len(receivers)):
+        _fail("tribute", f"unfinished in the {phase} phase")
+    gives = [e for _, e in events if e["type"] == "give"]
+    expect = len(payers) + len(back) if phase != "tribute" else 0
+    if len(gives) != expect:
+        _fail("log", "the give events do not match the tribute")
 
 
 def _shed_auction(r: _Reader, auction: dict[str, Any] | None, dealer: int | None,

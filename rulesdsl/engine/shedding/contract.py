@@ -142,6 +142,45 @@ INSTANT_WIN = Custom(
 
 CLIMB_NAMES = ("mate_place", "players")  # given to a climb table
 
+def _read_tribute(reader: PlayReader, value: Any, path: tuple, model: ShedPlay) -> None:
+    if value is MISSING:
+        model.tribute = None
+        return
+    rule: dict[str, Any] = {"both_last": bool(value.get("both_last", False)),
+                            "leads": value.get("leads", "payer")}
+    for key in ("card", "back"):
+        compiled = reader.expr(path + (key,), value[key], reader.card_scope, BOOL) \
+            if key in value else None
+        rule[key] = compiled[1] if compiled else None
+    compiled = reader.expr(path + ("resist",), value["resist"],
+                           reader.value_scope({"hand": "list[card]"}), BOOL) \
+        if "resist" in value else None
+    rule["resist"] = compiled[1] if compiled else None
+    model.tribute = rule
+
+
+TRIBUTE = Custom(
+    "tribute", "Shedding: tribute before every hand but the first (进贡/还贡): the last out "
+    "pays the first out a highest card that `card` allows; with both_last, a side in the "
+    "last two places pays with both players (the higher card to the first out, the other "
+    "to the second); each receiver gives back a card `back` allows; `resist` (over hand, "
+    "the payers' cards together) cancels it; `leads`: payer (of the higher card) or "
+    "first_out.", "Tribute",
+    fragment=sc.obj_schema("", {
+        "both_last": sc.bool_schema("Both players of a side in the last two places pay."),
+        "card": sc.expr_schema("Cards that may be paid (the payer gives a highest one).",
+                               "not (suit == H and rank == level)"),
+        "back": sc.expr_schema("Cards that may be given back.", "rank <= 10 and not is_joker"),
+        "resist": sc.expr_schema("Over hand (the payers' cards together): nobody pays.",
+                                 "count(hand, card == BJ) >= 2"),
+        "leads": {**_enum("payer", "first_out"),
+                  "description": "Who leads after the tribute (after a resisted one: the "
+                                 "first out)."},
+        "doc": sc.doc_schema("The rule's source."),
+    }),
+    reading=_read_tribute,
+)
+
 SETTLE = Section(
     "settle", "Shedding: scoring a finished hand.", "Settlement", keys=(
         Value("match_win", "With levels: what each player of the side that wins the match "
@@ -199,6 +238,12 @@ def _finish(reader: PlayReader, section: dict[str, Any], model: ShedPlay) -> Non
             if rule != "holder":
                 reader.error(("play", "must_play_holder"), f"must_play_holder needs the holder "
                              f"to lead: {key} is {rule}", expected=f"{key}: holder")
+    if model.tribute is not None and model.auction is not None:
+        reader.error(("play", "tribute"), "a tribute is paid before a hand that has no "
+                     "auction", expected="tribute or auction, not both")
+    if model.tribute is not None and model.then_lead not in ("first_out",):
+        reader.error(("play", "tribute"), "after a tribute the lead follows its own rule",
+                     expected="then_lead: first_out (a resisted tribute: the first out leads)")
     levels = reader.data.get("levels") is not None
     if levels and model.climb is None:
         reader.error(("levels",), "levels need a table that says how far a side climbs",
@@ -231,8 +276,8 @@ SHEDDING = Contract(
     family="shedding",
     engine="the shedding engine",
     description="first_lead, then_lead, holder, must_play_holder, takeover, must_beat, "
-                "highest_single, ends, climb, win_at_top, secured, auction, sides, "
-                "instant_win, settle",
+                "highest_single, ends, climb, win_at_top, secured, auction, tribute, "
+                "sides, instant_win, settle",
     keys=(
         Value("first_lead", "Shedding: who leads the first hand (holder: of the first of "
               "`holder` cards).", "who leads the first hand",
@@ -276,6 +321,7 @@ SHEDDING = Contract(
              "captured).", "the secured formula", gives=SECURED_NAMES,
              examples=("secured",)),
         AUCTION,
+        TRIBUTE,
         Value("sides", "Shedding: the players' teams, or the dealer alone against everyone "
               "else.", "sides", fragment=_enum("teams", "dealer_alone"), default="teams"),
         INSTANT_WIN,

@@ -34,6 +34,7 @@ class ShedPlay:
     sides: str = "teams"
     auction: dict[str, Any] | None = None  # bids, direction, opener, default_bid, claim_bid
     must_raise: Fn | None = None
+    tribute: dict[str, Any] | None = None  # both_last, card, back, resist, leads
     instant_win: list[Fn] = field(default_factory=list)
 
 

@@ -29,6 +29,7 @@ from ..base import (
 )
 from .moves import Entry, HandPlays, MoveGenerator
 from .suited import SuitedMoves
+from .tribute import TRIBUTE_PHASES, Tribute
 
 PASS = Action("pass")
 SUIT_ORDER = {s: i for i, s in enumerate(nt.SUITS)}
@@ -155,7 +156,7 @@ def _hand_text(names: list[str], counts: list[int]) -> str:
                      for k, c in enumerate(counts) if c])
 
 
-class ShedState(EngineState):
+class ShedState(Tribute, EngineState):
     """One game (a number of hands) of a shedding ruleset."""
 
     family = "shedding"
@@ -171,10 +172,16 @@ class ShedState(EngineState):
 
     def __init__(self, game: ShedGame):
         super().__init__(game)
+        extra: tuple[str, ...] = ()
         if game.levels is not None:  # a game with levels saves them too
-            self.FIELDS = ShedState.FIELDS + ("level", "side_levels")
+            extra += ("level", "side_levels")
             self.level = game.levels["start"]
             self.side_levels = [game.levels["start"]] * len(game.ruleset.teams)
+        if game.rules.tribute is not None:  # …and a game with tribute its tribute
+            extra += ("tribute",)
+            self.tribute = None
+        if extra:
+            self.FIELDS = ShedState.FIELDS + extra
         self.seed = 0
         self.max_hands: int | None = 1
         self.hand_no = 0
@@ -398,6 +405,10 @@ class ShedState(EngineState):
                             "passes": 0}
             self.to_act = opener
             return
+        if g.rules.tribute is not None:
+            self.tribute = None
+            if self._begin_tribute():
+                return  # the tribute phase names the leader when it ends
         rule = g.rules.first_lead if self.hand_no == 0 else g.rules.then_lead
         leader = self._leader(rule)
         self.first_leader = leader
@@ -424,6 +435,9 @@ class ShedState(EngineState):
             raise IllegalAction("the game is over")
         seat = self.to_act
         assert seat is not None
+        if self.phase in TRIBUTE_PHASES:
+            self._check_tribute(seat, act)
+            return None
         if self.phase == "auction":
             sampled = self._sampled
             if sampled is not None and sampled[0] is act:
@@ -645,6 +659,8 @@ class ShedState(EngineState):
         assert seat is not None
         if self.phase == "auction":
             return self._auction_actions(seat)
+        if self.phase in TRIBUTE_PHASES:
+            return self._tribute_actions(seat)
         hand, entries, may_pass = self._plays_here()
         plays = [self._action(hand, e) for e in entries]
         return [PASS] + plays if may_pass else plays
@@ -774,6 +790,8 @@ class ShedState(EngineState):
         # tables, when a pass ends a round.
         if act.kind == "claim":
             return True
+        if act.kind in TRIBUTE_PHASES:
+            return False
         if act.kind == "pass":
             # Ending tables are read when a pass ends the round (every other seat holding
             # cards has passed since the last play).
@@ -794,6 +812,9 @@ class ShedState(EngineState):
         self._sampled = None  # a new decision follows
         if self.phase == "auction":
             self._do_auction(seat, act)
+            return
+        if self.phase in TRIBUTE_PHASES:
+            self._do_tribute(seat, act)
             return
         if act is PASS or (act.kind == "pass" and act == PASS):
             self.passes += 1
