@@ -19,6 +19,13 @@ import pytest
 import rulesdsl
 
 GOLDEN = {
+    "guandan": [
+        "228bb59129bb94e9",
+        "b54dce5f69ac999c",
+        "8e704e89ca0b1679",
+        "efbc3edeee421d70",
+        "97e978bc05de2b1b",
+    ],
     "big-two": [
         "4a75acd194b4a202",
         "5b5c05042b5294ae",

@@ -401,12 +401,12 @@ def restore_state(state_class: type, game: Any, text: str, check: bool = True) -
         raise RulesdslError(f"not a saved {state_class.family} state (format {STATE_FORMAT})")
     if data.get("ruleset") != game.ruleset.hash:
         raise RulesdslError("the saved state belongs to another ruleset (hash differs)")
-    state = state_class(game)  # its FIELDS may depend on the ruleset (levels)
-    missing = [k for k in state.FIELDS if k not in data]
+    missing = [k for k in state_class.FIELDS if k not in data]
     if missing:
         raise RulesdslError(f"the saved state lacks {', '.join(missing)}")
     if check:
         check_saved(state_class.family, game, data)
-    for key in state.FIELDS:
+    state = state_class(game)
+    for key in state_class.FIELDS:
         setattr(state, key, data[key])  # freshly decoded: nothing else holds these values
     return state

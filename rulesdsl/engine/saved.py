@@ -625,7 +625,7 @@ def _check_shedding(r: _Reader, d: dict[str, Any]) -> None:
         for i, x in enumerate(side_levels):
             if x not in ladder or type(x) is not int:
                 _fail(f"side_levels[{i}]", f"{_show(x)} is not a level")
-        if level not in side_levels:
+        if level not in side_levels and phase != "over":  # (over: the winner has climbed)
             _fail("level", f"{nt.rank_name(level)} is no side's level")
         hc = g.context(level).hc
     r.choice(phase, "phase", SHED_PHASES + (TRIBUTE_PHASES if rules.tribute else ()))
@@ -811,9 +811,11 @@ def _shed_tribute(r: _Reader, t: Any, phase: str, to_act: int | None,
             _fail("tribute", f"None in the {phase} phase")
         return
     r.record(t, "tribute", ("payers", "receivers", "paid", "back"))
-    if not results:
+    # The tribute paid before the hand in play (over: before the hand that ended the game).
+    before = results[:-1] if phase == "over" else results
+    if not before:
         _fail("tribute", "a tribute before the first hand")
-    order = results[-1]["order"]
+    order = before[-1]["order"]
     sides = {s: i for i, seats in enumerate(g.ruleset.teams) for s in seats}
     if g.rules.tribute["both_last"] and len(order) >= 4 and \
             sides[order[-1]] == sides[order[-2]] != sides[order[0]]:

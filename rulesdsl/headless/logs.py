@@ -47,7 +47,8 @@ def play_game(ruleset, seed: int, agents: list, hands: int | None, log_path: str
     With `view=P` the log holds only what seat P could see: its observation after every
     action, and other seats' actions with hidden content left out. Such a log cannot be
     replayed by the referee."""
-    options = {} if hands is None else {"hands": hands}
+    # hands None: a whole match where the ruleset has one (levels), else the engine's default
+    options = {} if hands is None and ruleset.levels is None else {"hands": hands}
     state = ruleset.new_game(seed=seed, **options)
     rng = random.Random(f"agents/{seed if agent_seed is None else agent_seed}")
     header = {"type": "header", "format": LOG_FORMAT, "ruleset": ruleset.id,
@@ -172,7 +173,8 @@ def replay(path: str, ruleset_ref: str | Ruleset | None = None) -> ReplayResult:
     if hands is not None and (type(hands) is not int or not 1 <= hands <= MAX_HANDS):
         return fail(first, f"the header's hands must be a whole number from 1 to {MAX_HANDS}")
     try:
-        state = ruleset.new_game(seed=seed, **({} if hands is None else {"hands": hands}))
+        state = ruleset.new_game(seed=seed, **({} if hands is None and ruleset.levels is None
+                                               else {"hands": hands}))
     except RulesdslError as exc:
         return fail(first, f"the header's game cannot start: {exc}")
     checked = 0  # engine events matched so far

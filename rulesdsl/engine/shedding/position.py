@@ -16,8 +16,6 @@ def build_position(game: Any, pos: Position) -> Any:
     hands and kitty; nothing played or captured yet. In play, `turn` leads (default: the
     first lead's rule); an auction-won hand needs `dealer` (and `bid`: default the default
     bid)."""
-    from .state import ShedState
-
     if pos.phase not in PHASES or (pos.phase == "auction" and game.rules.auction is None):
         can = [p for p in PHASES if p != "auction" or game.rules.auction is not None]
         raise RulesdslError(f"the shedding engine starts this scenario in "
@@ -25,7 +23,7 @@ def build_position(game: Any, pos: Position) -> Any:
     rs = game.ruleset
     pos.check_deck(rs.deck, nt.format_card)
     n = game.players
-    st = ShedState(game)
+    st = game.state_class(game)
     st.seed, st.max_hands, st.hand_no = pos.seed, 1, 0
     if game.levels is not None:  # every side at the scenario's level
         level = pos.context.get("level", game.levels["start"])

@@ -68,6 +68,12 @@ class ShedGame:
         self.hc = default.hc  # the first hand's context (without levels: every hand's)
         self.moves = default.moves
         self.deck = ruleset.every_card()
+        # A game with levels saves them, one with tribute its tribute: its own state class.
+        extra = (("level", "side_levels") if self.levels is not None else ()) + \
+            (("tribute",) if self.rules.tribute is not None else ())
+        self.state_class: type[ShedState] = ShedState if not extra else type(
+            "ShedState", (ShedState,), {"FIELDS": ShedState.FIELDS + extra,
+                                        "__module__": ShedState.__module__})
         self._texts: dict[tuple[int, ...], str] = {}
         self._rows: dict[tuple, dict[str, Any]] = {}
         self._ended: dict[tuple, bool] = {}
@@ -127,7 +133,7 @@ class ShedGame:
         return out
 
     def new_game(self, seed: int = 0, hands: int | None = 1) -> ShedState:
-        state = ShedState(self)
+        state = self.state_class(self)
         state.seed = seed
         state.max_hands = hands
         state.totals = [0.0] * self.players
@@ -136,7 +142,7 @@ class ShedGame:
         return state
 
     def state_from_json(self, text: str) -> ShedState:
-        return restore_state(ShedState, self, text)
+        return restore_state(self.state_class, self, text)
 
     def position(self, pos: Position) -> Any:
         """A state at a given position (play scenarios: engine/shedding/position.py)."""
@@ -172,16 +178,11 @@ class ShedState(Tribute, EngineState):
 
     def __init__(self, game: ShedGame):
         super().__init__(game)
-        extra: tuple[str, ...] = ()
-        if game.levels is not None:  # a game with levels saves them too
-            extra += ("level", "side_levels")
+        if game.levels is not None:  # (saved by the game's state class: see ShedGame)
             self.level = game.levels["start"]
             self.side_levels = [game.levels["start"]] * len(game.ruleset.teams)
-        if game.rules.tribute is not None:  # …and a game with tribute its tribute
-            extra += ("tribute",)
+        if game.rules.tribute is not None:
             self.tribute = None
-        if extra:
-            self.FIELDS = ShedState.FIELDS + extra
         self.seed = 0
         self.max_hands: int | None = 1
         self.hand_no = 0
@@ -405,6 +406,9 @@ class ShedState(Tribute, EngineState):
                             "passes": 0}
             self.to_act = opener
             return
+        if g.levels is not None and self.results:
+            # The hand is played at the level of the side that won the last one.
+            self.level = self.side_levels[self.results[-1]["climb"]["side"]]
         if g.rules.tribute is not None:
             self.tribute = None
             if self._begin_tribute():
@@ -1148,7 +1152,6 @@ class ShedState(Tribute, EngineState):
                     to = i  # a side stops at this level and plays it
                     break
             self.side_levels[side] = ladder[to]
-            self.level = ladder[to]
         result["climb"] = {"side": side, "levels": climb, "from": nt.rank_name(before),
                            "to": nt.rank_name(self.side_levels[side])}
         if won:
