@@ -57,7 +57,7 @@ class Settlement:
                 final[side_of[s]] += self.captured[s]
                 continue
             final[side_of[first]] += self.captured[s]
-            in_hand = sum(self.hc.points[k] for k in self._cards(self.hands[s]))
+            in_hand = sum(self._hc.points[k] for k in self._cards(self.hands[s]))
             for t in range(len(self.sides)):
                 if t != side_of[s]:
                     final[t] += in_hand // max(1, len(self.sides) - 1)
@@ -68,7 +68,7 @@ class Settlement:
         rules = g.rules
         order = list(self.out)
         left = [s for s in range(g.players) if s not in order]
-        points = self.hc.points
+        points = self._hc.points
         in_hand = [sum(p * c for p, c in zip(points, h) if c) for h in self.hands]
         cards_left = [sum(h) for h in self.hands]
         early = 1 if len(left) >= 2 else 0

@@ -71,9 +71,10 @@ class ShedGame:
         # A game with levels saves them, one with tribute its tribute: its own state class.
         extra = (("level", "side_levels") if self.levels is not None else ()) + \
             (("tribute",) if self.rules.tribute is not None else ())
-        self.state_class: type[ShedState] = ShedState if not extra else type(
-            "ShedState", (ShedState,), {"FIELDS": ShedState.FIELDS + extra,
-                                        "__module__": ShedState.__module__})
+        base = LevelState if self.levels is not None else ShedState
+        self.state_class: type[ShedState] = base if not extra else type(
+            "ShedState", (base,), {"FIELDS": ShedState.FIELDS + extra,
+                                   "__module__": ShedState.__module__})
         self._texts: dict[tuple[int, ...], str] = {}
         self._rows: dict[tuple, dict[str, Any]] = {}
         self._ended: dict[tuple, bool] = {}
@@ -178,6 +179,9 @@ class ShedState(Auction, Settlement, Tribute, EngineState):
 
     def __init__(self, game: ShedGame):
         super().__init__(game)
+        if game.levels is None:
+            context = game.context(None)
+            self._context, self._hc, self._moves = context, context.hc, context.moves
         if game.levels is not None:  # (saved by the game's state class: see ShedGame)
             self.level = game.levels["start"]
             self.side_levels = [game.levels["start"]] * len(game.ruleset.teams)
@@ -214,18 +218,18 @@ class ShedState(Auction, Settlement, Tribute, EngineState):
         self._last_of: tuple[dict[str, Any] | None, Reading | None] = (None, None)
 
     # ------------------------------------------------------------ the hand's context
-
-    @property
-    def _context(self) -> HandPlaysContext:
-        return self.game.context(self.level)
+    # Without levels every hand has the game's one context: `_hc`, `_moves` and `_context`
+    # are plain attributes (set in __init__); with levels they follow `level` (LevelState).
 
     @property
     def hc(self) -> HandContext:
-        return self.game.context(self.level).hc
+        """The hand's HandContext."""
+        return self._hc
 
     @property
     def moves(self) -> Any:
-        return self.game.context(self.level).moves
+        """The hand's move generator."""
+        return self._moves
 
     # ------------------------------------------------------------ the API
 
@@ -345,7 +349,7 @@ class ShedState(Auction, Settlement, Tribute, EngineState):
         known = self._seat_hp.get(seat)
         if known is not None and known[0] is hand:
             return known[1]
-        hp = self.moves.hand_plays(hand)
+        hp = self._moves.hand_plays(hand)
         self._seat_hp[seat] = (hand, hp)
         return hp
 
@@ -477,7 +481,7 @@ class ShedState(Auction, Settlement, Tribute, EngineState):
             self._check_restrictions(seat, act, known)
             return known
         # Not one of the listed plays: read the cards, for the exact reason.
-        rs = readings(self.hc, list(act.cards))
+        rs = readings(self._hc, list(act.cards))
         if not rs:
             raise IllegalAction(f"{nt.format_cards(act.cards)} is not a pattern of this game")
         if act.pattern is not None:
@@ -493,7 +497,7 @@ class ShedState(Auction, Settlement, Tribute, EngineState):
         if self.last is not None and self.last["seat"] != seat:
             prev = self._reading_of_last()
             assert prev is not None
-            winners = [r for r in rs if beats(self.hc, r, prev)]
+            winners = [r for r in rs if beats(self._hc, r, prev)]
             if not winners:
                 raise IllegalAction(f"{nt.format_cards(act.cards)} does not beat "
                                     f"{self.last['cards']} ({self.last['pattern']})")
@@ -516,7 +520,7 @@ class ShedState(Auction, Settlement, Tribute, EngineState):
         """The reading of a held play found among the hand's listed plays (what the full
         check would return), or None when it is not listed here."""
         hp = self._seat_plays(seat)
-        rs = hp.plays.get(self.moves.play_key(act.cards))
+        rs = hp.plays.get(self._moves.play_key(act.cards))
         if not rs:
             return None
         if act.pattern is None:
@@ -530,7 +534,7 @@ class ShedState(Auction, Settlement, Tribute, EngineState):
         if self.last is not None and self.last["seat"] != seat:
             prev = self._reading_of_last()
             assert prev is not None
-            if not beats(self.hc, reading, prev):
+            if not beats(self._hc, reading, prev):
                 return None
         return reading
 
@@ -564,7 +568,7 @@ class ShedState(Auction, Settlement, Tribute, EngineState):
             return hand, self._restricted(seat, hp, entries), False
         prev = self._reading_of_last()
         assert prev is not None
-        entries = self._restricted(seat, hp, hp.beating(self.hc, prev))
+        entries = self._restricted(seat, hp, hp.beating(self._hc, prev))
         return hand, entries, not (g.rules.must_beat and entries)
 
     def _restricted(self, seat: int, hp: HandPlays, entries: list[Entry]) -> list[Entry]:
@@ -613,12 +617,12 @@ class ShedState(Auction, Settlement, Tribute, EngineState):
 
     def _holding(self, hp: HandPlays, card: int) -> list[Entry]:
         """The lead entries whose play holds `card` (as its rank when plays are ranks)."""
-        moves = self.moves
+        moves = self._moves
         key = card if moves.suited else moves.rank_of[card]
         return [e for e in hp.entries if key in e.play]
 
     def _action(self, hand: list[int], entry: Entry) -> Action:
-        if self.moves.suited:
+        if self._moves.suited:
             cards = entry.play
         else:
             must = self._must_play() if self.last is None else None
@@ -714,9 +718,9 @@ class ShedState(Auction, Settlement, Tribute, EngineState):
         for kind in cards:
             hand[kind] -= 1
         # The smaller hand's plays: the old ones it still holds.
-        self._seat_hp[seat] = (hand, self.moves.played(hp, cards))
+        self._seat_hp[seat] = (hand, self._moves.played(hp, cards))
         if g.has_points:
-            points = self.hc.points
+            points = self._hc.points
             self.round_points += sum(points[k] for k in cards)
         text = g.text(cards)
         self.last = {"seat": seat, "cards": text,
@@ -835,3 +839,19 @@ class ShedState(Auction, Settlement, Tribute, EngineState):
                 if seats and all(not sum(self.hands[s]) for s in seats):
                     return True
         return not active
+
+
+class LevelState(ShedState):
+    """A shedding state with levels: each hand's context is its level's."""
+
+    @property
+    def _context(self) -> HandPlaysContext:
+        return self.game.context(self.level)
+
+    @property
+    def _hc(self) -> HandContext:
+        return self.game.context(self.level).hc
+
+    @property
+    def _moves(self) -> Any:
+        return self.game.context(self.level).moves

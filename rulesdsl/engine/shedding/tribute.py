@@ -57,7 +57,7 @@ class Tribute:
         """What the seat to act may give: one of its highest payable cards, or a card it may
         give back (any card when it holds none that `back` allows)."""
         rules = self.game.rules.tribute
-        hc = self.hc
+        hc = self._hc
         values = hc.values
         hand = self.hands[seat]
         held = [k for k, c in enumerate(hand) if c]
@@ -96,7 +96,7 @@ class Tribute:
                 self.to_act = t["payers"][len(t["paid"])]
                 return
             # The higher card to the first out; equal cards in the payers' order.
-            strength = self.hc.strength
+            strength = self._hc.strength
             ranked = sorted(t["paid"], key=lambda p: -strength[p[1]])
             t["paid"] = ranked
             for (payer, k), receiver in zip(ranked, t["receivers"]):
