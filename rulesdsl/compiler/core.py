@@ -661,8 +661,13 @@ class _Compiler(StaticChecks):
 
     def _classes(self, pats: dict, patterns: list[PatternDef]) -> list[list[str]]:
         """patterns.classes: names of defined, non-bomb patterns, each in one class."""
-        if "suit_order" in pats:
-            self._suit_feature(("patterns", "suit_order"), "'suit_order:'")
+        if "suit_order" in pats and self._suit_feature(("patterns", "suit_order"),
+                                                         "'suit_order:'"):
+            if not any(p.ties == "suit" for p in patterns):
+                # An order nothing reads would be a rule the engine never plays.
+                self.error(("patterns", "suit_order"), "no pattern breaks ties by suit, so "
+                           "nothing reads this order", key=True,
+                           expected="ties: suit on a pattern, or no suit_order")
         rows = pats.get("classes") or []
         if rows and not self._suit_feature(("patterns", "classes"), "'classes:'"):
             return []

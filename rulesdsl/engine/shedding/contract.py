@@ -248,6 +248,15 @@ def _finish(reader: PlayReader, section: dict[str, Any], model: ShedPlay) -> Non
     if levels and model.climb is None:
         reader.error(("levels",), "levels need a table that says how far a side climbs",
                      key=True, expected="play.climb: a table (output levels)")
+    written = reader.data.get("play") or {}
+    for path in (("play", "win_at_top"), ("play", "settle", "match_win")):
+        node: Any = written
+        for key in path[1:]:
+            node = node.get(key, MISSING) if isinstance(node, dict) else MISSING
+        if node is not MISSING and not levels:
+            reader.error(path, f"{path[-1]} is read only in a game with levels", key=True,
+                         expected="levels: {ladder: [...], start: ...}, or no "
+                                  f"{path[-1]}")
     if not levels and model.climb is not None:
         reader.error(("play", "climb"), "climb needs levels", key=True,
                      expected="levels: {ladder: [...], start: ...}")
@@ -284,7 +293,7 @@ SHEDDING = Contract(
               fragment=_enum("random", "holder", "dealer"), default="random"),
         Value("then_lead", "Shedding: who leads later hands.", "who leads later hands",
               fragment=_enum("first_out", "random", "holder", "dealer"), default="first_out"),
-        Cards("holder", "Shedding: cards whose holder leads, in order (关牌: S3, S4, S5 …).",
+        Cards("holder", "Shedding: cards whose holder leads, in order (S3, S4, S5 …).",
               "the cards whose holder leads", examples=(("S3", "S4", "S5"),)),
         Value("must_play_holder", "Shedding: the first play of a hand must hold the holder "
               "card that chose the leader (♦3, ♠3): never, in the first hand only, or "

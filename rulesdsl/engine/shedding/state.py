@@ -773,7 +773,7 @@ class ShedState(Auction, Settlement, Tribute, EngineState):
         if sum(self.hands[last_seat]):
             self.to_act = last_seat
         elif self.game.rules.takeover == "partner":
-            # 接风 to the partner (掼蛋): the first teammate after them still holding cards.
+            # 接风 to the partner: the first teammate after them still holding cards.
             self.to_act = self._partner_active(last_seat)
         else:
             # 接风: 「当某个玩家出完最后一手牌后，如果其他玩家都弃权，则由那个玩家的下家先出牌」

@@ -37,7 +37,7 @@ class SuitedMoves:
         for k in kinds:
             self.kinds_of_rank.setdefault(ranks.rank_of[k], []).append(k)
         self._by_kinds: dict[Cards, HandPlays] = {}  # card counts -> plays
-        self._by_packed: dict[int, HandPlays] = {}
+        self._by_ranks: dict[int, HandPlays] = {}  # packed cards -> plays (the name played reads)
         self._choices: dict[tuple, list[Cards]] = {}
         self._suited: dict[tuple, Reading | None] = {}
 
@@ -55,30 +55,14 @@ class SuitedMoves:
             self._remember(hp)
         return hp
 
-    def played(self, hp: HandPlays, cards: tuple[int, ...]) -> HandPlays:
-        packed = hp.packed
-        unit = self.unit
-        for k in cards:
-            packed -= unit[k]
-        out = self._by_packed.get(packed)
-        if out is None:
-            out = hp.pruned(packed)
-            self._remember(out)
-        return out
-
-    def plays(self, hand: list[int], after: Reading | None = None) -> dict[Play, list[Reading]]:
-        hp = self.hand_plays(hand)
-        if after is None:
-            return dict(hp.plays)
-        out: dict[Play, list[Reading]] = {}
-        for e in hp.beating(self.hc, after):
-            out.setdefault(e.play, []).append(e.reading)
-        return out
+    # Pruning and following work alike on packed cards and on packed ranks.
+    played = MoveGenerator.played
+    plays = MoveGenerator.plays
 
     def _remember(self, hp: HandPlays) -> None:
-        if len(self._by_packed) > CACHE_LIMIT:
-            self._by_packed.clear()
-        self._by_packed[hp.packed] = hp
+        if len(self._by_ranks) > CACHE_LIMIT:
+            self._by_ranks.clear()
+        self._by_ranks[hp.packed] = hp
 
     def _expand(self, hand: list[int], rank_plays: HandPlays) -> HandPlays:
         """Each rank play spread over the held cards of its ranks, read with suits."""

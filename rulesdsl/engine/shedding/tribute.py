@@ -1,11 +1,11 @@
 """Tribute between hands (进贡 / 还贡), the shedding family's `play.tribute`.
 
 Before a hand (not the first) the last player out of the last hand pays the first out
-one of their highest cards among those `card` allows (never the wild, in 掼蛋); with
+one of their highest cards among those `card` allows (a rule file may exclude the wild); with
 `both_last`, when one side took the last two places both its players pay, the higher
 card going to the first out and the other to the second. Each receiver then gives back
 a card `back` allows (rank 10 or lower) to the player who paid them. When the payers'
-cards together satisfy `resist` (both big jokers: 抗贡) nobody pays, and the first out
+cards together satisfy `resist` (抗贡) nobody pays, and the first out
 leads; else the payer of the higher card leads (`leads: payer`) or the first out.
 """
 
