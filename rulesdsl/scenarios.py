@@ -45,6 +45,11 @@ def run_scenario(ruleset: Any, item: dict[str, Any]) -> Failure | None:
                     f"mentioning {reason!r}"), ("illegal", j)
     expect = item["raw"].get("expect") or {}
     for key, want in expect.items():
+        if key == "actions":
+            wrong = _actions_differ(state, item["actions"])
+            if wrong is not None:
+                return wrong, ("expect", key)
+            continue
         got = _observed(state, key)
         if key in ("result", "points"):
             wrong = _mismatch(got, want, "")
@@ -57,6 +62,24 @@ def run_scenario(ruleset: Any, item: dict[str, Any]) -> Failure | None:
         elif got != want:
             return f"expected {key} {want!r}, got {got!r}", ("expect", key)
     return None
+
+
+def _actions_differ(state: Any, wanted: list[tuple[str, Any]]) -> str | None:
+    """What the seat's legal actions have beyond or lack of exactly the listed ones."""
+    if state.is_terminal():
+        return "expected legal actions, but the hand is over"
+    listed = list(state.legal_actions())
+    want = {a for _, a in wanted}
+    extra = sorted(str(a) for a in listed if a not in want)
+    missing = [t for t, a in wanted if a not in set(listed)]
+    if not extra and not missing:
+        return None
+    parts = []
+    if extra:
+        parts.append("also legal: " + ", ".join(extra[:8]) + (" …" if len(extra) > 8 else ""))
+    if missing:
+        parts.append("not legal: " + ", ".join(missing))
+    return f"the legal actions of seat {state.current_player} differ ({'; '.join(parts)})"
 
 
 def _refusal(state: Any, action: Any) -> str | None:

@@ -193,3 +193,56 @@ def test_a_climb_stops_at_a_must_stop_level(tmp_path) -> None:
     # from 5 the same win climbs on to 8
     state._climb(result, {0: 1, 2: 2, 1: 3, 3: 4})
     assert state.side_levels == [8, 2]
+
+
+def test_a_side_failing_at_the_top_goes_back_to_the_start(tmp_path) -> None:
+    """top_failures: 3 — a hand played at a side's own level A that does not win it the
+    match is one failure (not necessarily in a row); the third sends it back to 2."""
+    path = tmp_path / "fails.yaml"
+    path.write_text(TEXT.replace("  win_at_top: 2\n", "  win_at_top: 2\n  top_failures: 3\n"),
+                    encoding="utf-8")
+    rs = load(path)
+    drops = failures_seen = 0
+    for seed in range(8):
+        state = rs.new_game(seed=seed, hands=None)
+        rng = random.Random(seed)
+        levels, failed, owner = [2, 2], [0, 0], None
+        while not state.is_terminal():
+            hand = state.hand_no
+            hand_level = 2 if owner is None else levels[owner]
+            assert state.level == hand_level
+            while not state.is_terminal() and state.hand_no == hand:
+                state.apply(state.sample_action(rng))
+            result = state.results[-1]
+            first = result["order"][0]
+            side = first % 2
+            climb = expected_climb(result["places"][(first + 2) % 4])
+            at = LADDER.index(levels[side])
+            won = at == len(LADDER) - 1 and climb >= 2
+            if not won:
+                levels[side] = LADDER[min(at + climb, len(LADDER) - 1)]
+            if owner is not None and not won and hand_level == nt.ACE:
+                failed[owner] += 1
+                failures_seen += 1
+                assert result["top_failure"]["side"] == owner
+                assert result["top_failure"]["failures"] == failed[owner]
+                if failed[owner] == 3:
+                    levels[owner], failed[owner] = 2, 0
+                    drops += 1
+                    assert result["top_failure"]["back_to"] == "2"
+            else:
+                assert "top_failure" not in result
+            assert state.side_levels == levels and state.top_failed == failed
+            owner = side
+    assert failures_seen >= 5 and drops >= 1, (failures_seen, drops)
+    # A saved match keeps the counts; a forged count is refused.
+    import json
+
+    from rulesdsl.errors import RulesdslError
+
+    text = state.to_json()
+    assert rs.state_from_json(text).top_failed == state.top_failed
+    forged = json.loads(text)
+    forged["top_failed"] = [3, 0]
+    with pytest.raises(RulesdslError, match="is not a count of failures"):
+        rs.state_from_json(json.dumps(forged))

@@ -40,7 +40,7 @@ def straights(low: bool) -> list[list[int]]:
     return out
 
 
-def judge(cards: tuple[int, ...], low: bool) -> dict[str, tuple]:
+def judge(cards: tuple[int, ...], low: bool, suit_first: bool = False) -> dict[str, tuple]:
     """Each pattern the cards read as, with the value that ranks it within the pattern."""
     ranks = [nt.card_rank(k) for k in cards]
     suits = [SUITS.index(nt.card_suit(k)) for k in cards]
@@ -69,7 +69,8 @@ def judge(cards: tuple[int, ...], low: bool) -> dict[str, tuple]:
                 if len(set(suits)) == 1:
                     out["straight_flush"] = value
         if len(set(suits)) == 1:
-            out["flush"] = max(card_value(i) for i in range(5))
+            best = max(card_value(i) for i in range(5))
+            out["flush"] = (best[1], best[0]) if suit_first else best
         counts = sorted(by_rank.values())
         if counts == [2, 3]:
             out["full_house"] = (RANKS.index(next(r for r, c in by_rank.items() if c == 3)),)
@@ -86,14 +87,15 @@ def judge_beats(a: str, va: tuple, b: str, vb: tuple) -> bool:
 
 
 def expected_plays(hand: list[int], low: bool, last: tuple[str, tuple] | None,
-                   must: int | None) -> set[tuple[tuple[int, ...], str | None]]:
+                   must: int | None, suit_first: bool = False
+                   ) -> set[tuple[tuple[int, ...], str | None]]:
     """The oracle's plays: (sorted cards, pattern when the cards read several ways)."""
     out = set()
     for size in (1, 2, 3, 5):
         for cards in itertools.combinations(sorted(hand), size):
             if must is not None and must not in cards:
                 continue
-            reads = judge(cards, low)
+            reads = judge(cards, low, suit_first)
             if last is not None:
                 reads = {p: v for p, v in reads.items() if judge_beats(p, v, *last)}
             if len(reads) == 1:
@@ -108,11 +110,12 @@ def listed(state) -> set[tuple[tuple[int, ...], str | None]]:
             if a.kind == "play"}
 
 
-@pytest.mark.parametrize("low", [False, True])
-def test_big_two_plays_match_the_judge(low: bool) -> None:
+@pytest.mark.parametrize("low,suit_first", [(False, False), (True, False), (False, True)])
+def test_big_two_plays_match_the_judge(low: bool, suit_first: bool) -> None:
     rs = compile_with_options(rulesdsl.api.load(ROOT / "rulesets/extra/big-two.yaml"),
-                              {"low_straights": low})
-    rng = random.Random(16 + low)
+                              {"low_straights": low,
+                               "flush_order": "suit_first" if suit_first else "suit"})
+    rng = random.Random(16 + low + 2 * suit_first)
     d3 = nt.parse_card("D3")
     checked = leads = follows = 0
     for game in range(12):
@@ -124,10 +127,10 @@ def test_big_two_plays_match_the_judge(low: bool) -> None:
             last = None
             if st.last is not None and st.last["seat"] != seat:
                 last_cards = tuple(sorted(nt.parse_cards(st.last["cards"])))
-                value = judge(last_cards, low)[st.last["pattern"]]
+                value = judge(last_cards, low, suit_first)[st.last["pattern"]]
                 last = (st.last["pattern"], value)
             must = d3 if first else None
-            assert listed(st) == expected_plays(hand, low, last, must)
+            assert listed(st) == expected_plays(hand, low, last, must, suit_first)
             passes = any(a.kind == "pass" for a in st.legal_actions())
             assert passes == (last is not None)
             checked += 1

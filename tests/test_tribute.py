@@ -123,3 +123,33 @@ def test_both_big_jokers_with_the_payers_cancel_the_tribute(ruleset) -> None:
     assert state._begin_tribute() is False
     assert state.log[-1]["type"] == "tribute_resisted"
     assert Action  # the game then leads by then_lead (the first out)
+
+
+def _position(ruleset, **kw):
+    from rulesdsl.engine.base import Position
+
+    hands = {0: nt.parse_cards("S3 S9 SK"), 1: nt.parse_cards("S4 S5"),
+             2: nt.parse_cards("S6 S7"), 3: nt.parse_cards("H2 SA SA S5")}
+    return ruleset.game().position(Position(hands=hands, context={"level": 2}, **kw))
+
+
+def test_a_position_after_a_hand_starts_with_its_tribute(ruleset) -> None:
+    st = _position(ruleset, last_order=[0, 1, 2, 3])
+    # the last out (3) pays one of its highest cards; the wild ♥2 is not payable
+    assert (st.phase, st.current_player) == ("tribute", 3)
+    assert [str(a) for a in st.legal_actions()] == ["tribute SA"]
+    # the previous hand is its first out's: then_lead and the level follow it
+    assert st.results[-1]["order"] == [0, 1, 2, 3] and st.hand_no == 1
+
+
+@pytest.mark.parametrize("kw,message", [
+    ({"last_order": [0, 1, 2]}, "names every seat"),
+    ({"last_order": [1, 0, 2, 3], "side_levels": {0: 2, 1: 5}}, "played at the level of side 1"),
+    ({"side_levels": {2: 5}}, "no side 2"),
+    ({"side_levels": {0: 5, 1: 6}}, "is no side's level"),
+    ({"top_failed": {0: 1}}, "sends no side back"),
+    ({"last_order": [0, 1, 2, 3], "turn": 0}, "starts with its tribute"),
+])
+def test_a_position_between_hands_is_refused_when_inconsistent(ruleset, kw, message) -> None:
+    with pytest.raises(RulesdslError, match=message):
+        _position(ruleset, **kw)

@@ -58,6 +58,9 @@ from .play_safety import check_finite, failing_rules, play_can_fail
 from .soundness import check_soundness
 from .static_checks import StaticChecks, card_hint
 
+TIE_RULES = ("suit", "suit_first")  # `ties:` on a pattern
+MAX_GRADED_SHAPES = 20_000  # (length, step, size) shapes a bomb's grade is tabulated for
+
 FORMAT_VERSION = 1
 LANGUAGE_VERSION = 1
 
@@ -538,6 +541,20 @@ class _Compiler(StaticChecks):
             return PatternDef(name="", shape="group", group=(lo, hi), path=path)
         if shape == "run":
             r = p["run"]
+            group, group_max = r["group"], None
+            if isinstance(group, dict):  # steps of any number of cards in a range
+                group, group_max = group.get("min", 1), group.get("max", 64)
+                if group > group_max:
+                    self.error(path + ("run", "group"), f"min {group} is above max "
+                               f"{group_max}")
+                if not self.contract.honours("varying_runs"):
+                    self.error(path + ("run", "group"), f"{self.contract.engine} plays runs "
+                               "of equal steps only", expected="group: a number of cards")
+                    return None
+            elif "steps" in r:
+                self.error(path + ("run", "steps"), "steps: says how steps of a range of "
+                           "cards compare; this run's steps hold one number", key=True,
+                           expected="group: {min: N, max: M} with steps")
             length = r["length"]
             lo, hi = (length, length) if isinstance(length, int) else \
                 (length.get("min", 2), length.get("max", 64))
@@ -554,8 +571,9 @@ class _Compiler(StaticChecks):
                            f"{self.contract.engine} reads runs over a ladder only",
                            expected="over: the name of a ladder in ranks")
                 return None
-            return PatternDef(name="", shape="run", run=RunSpec(r["group"], (lo, hi), over),
-                              path=path)
+            return PatternDef(name="", shape="run",
+                              run=RunSpec(group, (lo, hi), over, group_max,
+                                          r.get("steps") == "equal"), path=path)
         if shape == "cards":
             try:
                 kinds = nt.parse_cards(p["cards"])
@@ -570,6 +588,11 @@ class _Compiler(StaticChecks):
         for j, part in enumerate(p["parts"]):
             sub = self._shape(part, path + ("parts", j), ref)
             if sub is None:
+                return None
+            if sub.run is not None and sub.run.group_max is not None:
+                self.error(path + ("parts", j, "run", "group"), "a run whose steps hold a "
+                           "range of cards cannot be a part of a composite",
+                           expected="group: a number of cards")
                 return None
             if "pattern" not in part:
                 sub.name = f"part{j}"
@@ -626,6 +649,24 @@ class _Compiler(StaticChecks):
         for k in ("suit", "ties"):
             if k in p and self._suit_feature(path + (k,), f"'{k}:'"):
                 setattr(pd, k, p[k])
+        if isinstance(pd.ties, dict):  # left to an option
+            found = self.option_value(path + ("ties", "option"), pd.ties.get("option"))
+            pd.ties = None if found is None else found[0]
+            for choice in [] if found is None else found[1]:
+                if choice not in TIE_RULES:
+                    self.error(path + ("ties", "option"), f"option {p['ties']['option']!r} "
+                               f"offers {choice!r}, which is not a tie rule",
+                               expected=" or ".join(TIE_RULES))
+        if "wilds" in p:
+            pd.wilds = self._pattern_wilds(p["wilds"], path + ("wilds",))
+        varying = pd.run is not None and pd.run.group_max is not None
+        if varying and self.data.get("wilds"):
+            # Plays of such runs are built from the naturals held: refused, not half-played.
+            self.error(path + ("run", "group"), "a run whose steps hold a range of cards is "
+                       "played only in a ruleset without wild cards",
+                       expected="no `wilds:` section, or steps of one number of cards")
+        if "grade" in p:
+            pd.grade = self._grade(pd, p["grade"], path + ("grade",))
         if p.get("last_play_only"):
             if self.contract.honours("last_plays"):
                 pd.last_only = True
@@ -637,8 +678,8 @@ class _Compiler(StaticChecks):
             # An exclusive reading drops the others before suits are read: refused together.
             self.error(path + ("exclusive",), "an exclusive pattern cannot also require one "
                        "suit", key=True, expected="exclusive on patterns without 'suit:'")
-        if pd.ties == "suit" and not self.data.get("patterns", {}).get("suit_order"):
-            self.error(path + ("ties",), "ties: suit needs the suits' order", key=True,
+        if pd.ties is not None and not self.data.get("patterns", {}).get("suit_order"):
+            self.error(path + ("ties",), f"ties: {pd.ties} needs the suits' order", key=True,
                        expected="patterns.suit_order: [D, C, H, S] (lowest first)")
         if pd.shape == "any" and pd.bomb:
             self.error(path + ("bomb",), "an 'any' set cannot be a bomb", key=True,
@@ -651,6 +692,65 @@ class _Compiler(StaticChecks):
             self.error(path + ("counts_as_size",), "counts_as_size only applies to bombs",
                        key=True, suggestion="add 'bomb: true'")
 
+    def _grade(self, pd: PatternDef, value: Any,
+               path: tuple) -> dict[tuple[int, int, int], float] | None:
+        """A bomb's grade for every (length, step, size) its plays can have, tabulated."""
+        if not pd.bomb or pd.shape not in ("group", "run") or pd.counts_as_size is not None:
+            self.error(path, "a grade ranks bombs of a group or a run (without "
+                       "counts_as_size)", key=True, expected="bomb: true on a group or run")
+            return None
+        values = {n: t for n, t in self.values_types.items() if n in self.options}
+        values.update(size=INT, length=INT, step=INT)
+        c = self.expr(path, value, Scope(element=None, values=values), INT)
+        if c is None:
+            return None
+        deal = self.data.get("deal") or {}
+        most = int(deal.get("hand_size", 64)) + int(deal.get("kitty", 0) or 0)
+        shapes: list[tuple[int, int, int]] = []
+        if pd.group is not None:
+            shapes = [(1, n, n) for n in range(pd.group[0], min(pd.group[1], most) + 1)]
+        elif pd.run is not None:
+            lo, hi = pd.run.length
+            hi = min(hi, len(self.ranks.get(pd.run.over or "", [])) or hi)  # runs fit a ladder
+            g_hi = pd.run.group if pd.run.group_max is None else pd.run.group_max
+            for length in range(lo, hi + 1):
+                for step in range(pd.run.group, g_hi + 1):
+                    if length * step > most:
+                        break
+                    top = step if pd.run.group_max is None or pd.run.equal_steps else g_hi
+                    for size in range(length * step, min(length * top, most) + 1):
+                        shapes.append((length, step, size))
+                        if len(shapes) > MAX_GRADED_SHAPES:
+                            self.error(path, f"more than {MAX_GRADED_SHAPES} shapes of play "
+                                       "to grade", expected="narrower group or length ranges")
+                            return None
+        table: dict[tuple[int, int, int], float] = {}
+        for length, step, size in shapes:
+            env = Env(None, {**self.options, "size": size, "length": length, "step": step})
+            try:
+                table[length, step, size] = float(c[1](env))
+            except (EvaluationError, OverflowError, ZeroDivisionError) as exc:
+                self.error(path, f"the grade of {size} cards in {length} step(s) of at least "
+                           f"{step}: {exc}")
+                return None
+        return table
+
+    def _pattern_wilds(self, value: Any, path: tuple) -> bool:
+        """`wilds:` on a pattern: true, false, or an expression over options."""
+        if not self.data.get("wilds"):
+            # Nothing to restrict: a setting no play reads.
+            self.error(path, "the ruleset has no wild cards for this to restrict", key=True,
+                       expected="a `wilds:` section, or no `wilds:` on the pattern")
+            return True
+        scope = Scope(element=None, values={n: t for n, t in self.values_types.items()
+                                            if n in self.options})
+        c = self.expr(path, value, scope, BOOL)
+        try:
+            return bool(c[1](Env(None, dict(self.options)))) if c else True
+        except EvaluationError as exc:
+            self.error(path, str(exc))
+            return True
+
     def _suit_feature(self, path: tuple, what: str) -> bool:
         """Patterns that read suits need an engine that plays them: refuse them elsewhere."""
         if self.contract.honours("suit_patterns"):
@@ -661,9 +761,16 @@ class _Compiler(StaticChecks):
 
     def _classes(self, pats: dict, patterns: list[PatternDef]) -> list[list[str]]:
         """patterns.classes: names of defined, non-bomb patterns, each in one class."""
+        graded = [p for p in patterns if p.grade is not None]
+        if graded and len({p.by for p in patterns if p.bomb}) > 1:
+            # Bombs of equal grade compare by key: on one ladder, so the key is the rank.
+            first = graded[0]
+            self.error(first.path + ("grade",), "bombs of equal grade compare by rank, "
+                       "so every bomb pattern ranks its key on one ladder", key=True,
+                       expected="the same `by:` on every bomb pattern")
         if "suit_order" in pats and self._suit_feature(("patterns", "suit_order"),
                                                          "'suit_order:'"):
-            if not any(p.ties == "suit" for p in patterns):
+            if not any(p.ties is not None for p in patterns):
                 # An order nothing reads would be a rule the engine never plays.
                 self.error(("patterns", "suit_order"), "no pattern breaks ties by suit, so "
                            "nothing reads this order", key=True,

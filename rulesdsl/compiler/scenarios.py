@@ -12,7 +12,8 @@ from ..errors import NotationError, RulesdslError
 from ..runtime.expressions import TILE
 
 # What `expect:` of a scenario may assert (docs/language.md, "Play scenarios").
-EXPECT_KEYS = ("to_act", "winner", "points", "result", "returns", "terminal", "phase")
+EXPECT_KEYS = ("to_act", "winner", "points", "result", "returns", "terminal", "phase",
+               "actions")
 
 
 def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[str, Any]) -> bool:
@@ -95,6 +96,34 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
     elif "kitty" in ex or "bid" in ex:
         k = "kitty" if "kitty" in ex else "bid"
         err((k,), f"{k!r} is for card scenarios", key=True)
+    last_order = None
+    side_levels: dict[int, int] = {}
+    top_failed: dict[int, int] = {}
+    between = [k for k in ("last_order", "side_levels", "top_failed") if k in ex]
+    if between and compiler.contract.family != "shedding":
+        err((between[0],), f"{between[0]!r} is for shedding scenarios", key=True)
+    elif between:
+        if "last_order" in ex:
+            order = [seat(x, ("last_order", j)) for j, x in enumerate(ex["last_order"])]
+            if None not in order:
+                if len(set(order)) != len(order):
+                    err(("last_order",), "a finishing order names each seat once")
+                last_order = [x for x in order if x is not None]
+        for key, table in (("side_levels", side_levels), ("top_failed", top_failed)):
+            for side, value in (ex.get(key) or {}).items():
+                # a side's number (the engine checks it names a side)
+                index = side if type(side) is int else int(side) if isinstance(side, str) \
+                    and side.isascii() and side.isdigit() and len(side) < 3 else -1
+                if not 0 <= index < players:
+                    err((key, side), f"no side {side!r}", expected="a side's number: 0, 1 …")
+                    continue
+                if key == "side_levels":
+                    try:
+                        table[index] = nt.rank_value(str(value))
+                    except NotationError as exc:
+                        err((key, side), str(exc))
+                else:
+                    table[index] = value
     dealer = seat(ex["dealer"], ("dealer",)) if "dealer" in ex else None
     turn = seat(ex["turn"], ("turn",)) if "turn" in ex else None
     item["position"] = Position(
@@ -103,7 +132,8 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
         wall=kinds(ex.get("wall", ""), ("wall",)),
         wall_end=kinds(ex.get("wall_end", ""), ("wall_end",)),
         tiles_left=ex.get("tiles_left"), melds=melds, discards=discards, bid=ex.get("bid"),
-        flowers=flowers, drawn=drawn)
+        flowers=flowers, drawn=drawn, last_order=last_order, side_levels=side_levels,
+        top_failed=top_failed)
     steps = []
     for j, text in enumerate(ex.get("actions") or []):
         act = _action(text, ("actions", j), err)
@@ -133,6 +163,15 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
             for key in ("to_act", "winner"):
                 if expect.get(key) is not None:
                     seat(expect[key], ("expect", key))
+            if "actions" in expect:  # every legal action, exactly
+                listed = expect["actions"]
+                if not isinstance(listed, list):
+                    err(("expect", "actions"), "expected actions are a list",
+                        expected="actions: [pass, \"S8 S8\"]")
+                    listed = []
+                item["actions"] = [(str(t), a) for j, t in enumerate(listed)
+                                   if (a := _action(t, ("expect", "actions", j), err))
+                                   is not None]
     if not (steps or item["legal"] or illegal or expect):
         err((), "a scenario asserts nothing", expected="actions, legal, illegal or expect")
     return ok

@@ -212,6 +212,11 @@ class Position:
     bid: int | None = None  # shedding: the auction's winning bid, for a hand in play
     flowers: dict[int, list[int]] = field(default_factory=dict)  # tiles: exposed bonus tiles
     drawn: int | None = None  # tiles: the tile the seat to act has just drawn
+    # shedding: the hand follows one that ended in this order (first out first), with each
+    # side's level and failures at the top
+    last_order: list[int] | None = None
+    side_levels: dict[int, int] = field(default_factory=dict)
+    top_failed: dict[int, int] = field(default_factory=dict)
     seed: int = 0
 
     def check_deck(self, deck: list[int], show: Callable[[int], str],

@@ -92,15 +92,31 @@ class Value(Key):
     def schema(self) -> dict[str, Any]:
         own = {**self.fragment, "description": self.description}
         flag = self.fragment.get("type") == "boolean"
-        if ("enum" not in self.fragment and not flag) or self.attr is None:
+        number = self.fragment.get("type") == "integer"
+        if ("enum" not in self.fragment and not flag and not number) or self.attr is None:
             return own  # (a part its section reads itself takes its values as written)
         # A choice may be left to an option: `then_lead: {option: later_lead}`.
-        return {"description": self.description,
+        examples = ({"examples": [*self.fragment["examples"], {"option": self.name}]}
+                    if number and self.fragment.get("examples") else {})
+        return {"description": self.description, **examples,
                 "anyOf": [own, sc.obj_schema(
-                    "The value of an option, whose every choice is one of "
-                    + ", ".join(map(str, self.fragment.get("enum", [True, False]))) + ".",
+                    "The value of an option, whose every choice is " + self._choices() + ".",
                     {"option": sc.name_schema("An option's name.", "later_lead")},
                     ["option"])]}
+
+    def _choices(self) -> str:
+        if self.fragment.get("type") == "integer":
+            return (f"a whole number from {self.fragment.get('minimum', 0)} to "
+                    f"{self.fragment.get('maximum', 'any')}")
+        return "one of " + ", ".join(map(str, self.fragment.get("enum", [True, False])))
+
+    def _offers(self, choice: Any) -> bool:
+        """Is an option's choice a value of this key the engine plays?"""
+        if self.fragment.get("type") == "integer":
+            return type(choice) is int and self.fragment.get("minimum", choice) <= choice \
+                <= self.fragment.get("maximum", choice)
+        return choice in self.fragment.get("enum", [True, False]) and (
+            self.supported is None or choice in self.supported)
 
     def read(self, reader, value, path, model, contract) -> None:
         if isinstance(value, dict) and "option" in value:
@@ -112,11 +128,11 @@ class Value(Key):
             value, choices = found
             known = self.fragment.get("enum", [True, False])
             for choice in choices:
-                if choice not in known or (self.supported is not None
-                                           and choice not in self.supported):
+                if not self._offers(choice):
                     reader.error(path + ("option",), f"option {name!r} offers {choice!r}, "
                                  f"which {contract.engine} does not play as {self.name}",
-                                 expected="choices among " + ", ".join(
+                                 expected=self._choices() if self.fragment.get("type") ==
+                                 "integer" else "choices among " + ", ".join(
                                      map(str, self.supported or known)))
             _set(model, self, value)
             return

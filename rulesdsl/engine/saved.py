@@ -628,6 +628,14 @@ def _check_shedding(r: _Reader, d: dict[str, Any]) -> None:
         if level not in side_levels and phase != "over":  # (over: the winner has climbed)
             _fail("level", f"{nt.rank_name(level)} is no side's level")
         hc = g.context(level).hc
+        if rules.top_failures:
+            failed = r.items(d["top_failed"], "top_failed")
+            if len(failed) != len(g.ruleset.teams):
+                _fail("top_failed", f"{_show(failed)} does not count every side's failures")
+            for i, x in enumerate(failed):
+                if type(x) is not int or not 0 <= x < rules.top_failures:
+                    _fail(f"top_failed[{i}]", f"{_show(x)} is not a count of failures "
+                          f"(0 to {rules.top_failures - 1})")
     r.choice(phase, "phase", SHED_PHASES + (TRIBUTE_PHASES if rules.tribute else ()))
     over = phase == "over"
     hands = r.each(d["hands"], "hands", r.counts, n)

@@ -143,7 +143,17 @@ SHAPE_PROPS: dict[str, Any] = {
     "run": _obj(
         "Consecutive steps of equal groups: a tractor, consecutive pairs, a straight.",
         {
-            "group": _int("Cards per step (1 straight, 2 pairs, 3 triples).", 1, 16, 1, 2, 3),
+            "group": {"description": "Cards per step (1 straight, 2 pairs, 3 triples); or "
+                                     "{min, max}: each step holds any number of cards in "
+                                     "the range, steps may differ (a run of bombs; "
+                                     "shedding family).",
+                      "examples": [1, 2, {"min": 4}],
+                      "oneOf": [_int("Exactly this many.", 1, 16),
+                                _obj("A range of counts per step.",
+                                     {"min": _int("At least this many.", 1, 64, 4),
+                                      "max": _int("At most this many.", 1, 64, 8)})]},
+            "steps": _enum("With a range of cards per step: any (default), steps may "
+                           "differ; equal, every step holds as many cards.", "any", "equal"),
             "length": _count_range("Number of steps: exact or {min, max}.",
                                    2, {"min": 5, "max": 12}, {"min": 2}),
             "over": _name("A ladder in `ranks`; omit to climb the per-hand `order` of one "
@@ -185,9 +195,21 @@ PATTERN = _obj(
                       "same"),
         "last_play_only": _bool("The pattern may only be a player's last play, all the "
                                 "cards left in the hand (shedding family)."),
-        "ties": _enum("suit: plays of equal rank compare by the suit of their best card of "
-                      "the top rank, in `patterns.suit_order` (shedding family).",
-                      "suit"),
+        "ties": {"description": "suit: plays of equal rank compare by the suit of their "
+                                "best card of the top rank, in `patterns.suit_order`; "
+                                "suit_first: that suit decides first, the rank only between "
+                                "plays of one suit; or {option: NAME} (shedding family).",
+                 "anyOf": [{"enum": ["suit", "suit_first"]},
+                           {"type": "object", "description": "An option choosing the rule.",
+                            "properties": {"option": _name("An option's name.",
+                                                           "flush_order")},
+                            "required": ["option"], "additionalProperties": False}],
+                 "examples": ["suit", "suit_first", {"option": "flush_order"}]},
+        "wilds": {"description": "Whether wild cards may stand for other cards in this "
+                                 "pattern: true (default), false (a wild card plays only as "
+                                 "itself), or an expression over options.",
+                  "type": ["boolean", "string"],
+                  "examples": [False, "wild_straight_flush"]},
         "key": _int("For composites: the part whose key ranks the whole.", 0, 7, 0),
         "same_length": _bool("For composites: runs among the parts are equally long."),
         "distinct": {"enum": [True, False, "key"],
@@ -203,6 +225,10 @@ PATTERN = _obj(
                        "rank == A", "not is_joker"),
         "by": _name("The ladder ranking the key (default: the order).", "run", "bomb"),
         "bomb": _bool("A bomb beats every non-bomb."),
+        "grade": _expr("A bomb's grade, which ranks it among bombs instead of its number of "
+                       "cards: an expression over size (cards), length (steps: 1 for a "
+                       "group) and step (the fewest cards of a step), and options. Equal "
+                       "grades compare by key.", "length + step", "size"),
         "counts_as_size": {"type": "number", "minimum": 1, "maximum": 64,
                            "multipleOf": 0.5,
                            "description": "A bomb that ranks as a bomb of this many cards; "
@@ -490,6 +516,25 @@ EXAMPLE = {
                        "with one).", "play", "auction"),
         "turn": _int("Scenario: the seat to act first (default: the engine's own rule, e.g. "
                      "the first lead).", 0, 7, 0, 1),
+        "last_order": {"type": "array", "minItems": 2, "maxItems": 8,
+                       "items": _int("A seat.", 0, 7, 0, 1),
+                       "description": "Scenario (shedding): the hand follows one that ended "
+                                      "in this finishing order, first out first; the "
+                                      "engine's own rules then apply (tribute, the level "
+                                      "of the first out's side, who leads).",
+                       "examples": [[1, 3, 0, 2]]},
+        "side_levels": {"type": "object",
+                        "description": "Scenario (shedding, with levels): each side's level "
+                                       "(side → rank; default: the hand's level).",
+                        "additionalProperties": {"type": ["string", "integer"],
+                                                 "description": "A level.",
+                                                 "examples": ["A", 5]},
+                        "examples": [{"0": "A", "1": 5}]},
+        "top_failed": {"type": "object",
+                       "description": "Scenario (shedding, with top_failures): each side's "
+                                      "failed hands at the top so far (side → count).",
+                       "additionalProperties": _int("A count.", 0, 64, 0, 2),
+                       "examples": [{"0": 2}]},
         "actions": {"type": "array", "maxItems": 500,
                     "items": _s("An action, applied in turn; each must be legal.", "S6 S6",
                                 "pass", "bid 10", "discard 7p", "win 7p"),

@@ -21,6 +21,7 @@ from .ruleset import PatternDef, Ruleset
 
 MAX_PART_COMBINATIONS = 200_000
 PARTIAL_WILD_BASE = 1000  # rank keys of wild cards counted apart from their rank
+SUIT_FIRST_STEP = 1 << 20  # above any rank key: `ties: suit_first` puts the suit first
 
 
 @dataclass(frozen=True)
@@ -96,17 +97,20 @@ def suited_reading(hc: HandContext, pd: PatternDef | None, reading: Reading,
     key extended by the suit of the best natural card of the top rank (`ties: suit`)."""
     if pd is None or (pd.suit is None and pd.ties is None):
         return reading
-    wild_of = hc.wild_of
+    wild_of = hc.wild_of if pd.wilds else {}  # `wilds: false`: every card is itself
     if pd.suit == "same":
         suits = {nt.card_suit(k) for k in cards if k not in wild_of}
         if len(suits) > 1 or None in suits:
             return None
-    if pd.ties != "suit":
+    if pd.ties is None:
         return reading
     order = suit_rank(hc)
     tie = max((order.get(nt.card_suit(k), -1) for k in cards
                if k not in wild_of and nt.card_rank(k) == reading.top), default=-1)
-    return Reading(reading.pattern, reading.size, reading.key * 8 + tie + 1, reading.system,
+    # suit_first: the suit decides before the rank (keys stay below SUIT_FIRST_STEP).
+    key = (tie + 1) * SUIT_FIRST_STEP + reading.key if pd.ties == "suit_first" else \
+        reading.key * 8 + tie + 1
+    return Reading(reading.pattern, reading.size, key, reading.system,
                    reading.bomb, reading.bomb_size, reading.demoted, reading.exclusive,
                    reading.top)
 
@@ -138,9 +142,24 @@ def beats(hc: HandContext, a: Reading, b: Reading) -> bool:
 
 
 def _make(pd: PatternDef, size: int, key: float, system: str | None = None,
-          demoted: bool = False, top: int = -1) -> Reading:
-    return Reading(pd.name, size, key, system, pd.bomb, pd.counts_as_size or size, demoted,
-                   pd.exclusive, top)
+          demoted: bool = False, top: int = -1, length: int = 0, step: int = 0) -> Reading:
+    return Reading(pd.name, size, key, system, pd.bomb, bomb_grade(pd, size, length, step),
+                   demoted, pd.exclusive, top)
+
+
+def bomb_grade(pd: PatternDef, size: int, length: int = 0, step: int = 0) -> float:
+    """What ranks a bomb among bombs: its `grade` (by length, fewest cards of a step and
+    size), else `counts_as_size`, else its number of cards. A run whose steps may differ
+    passes its length and fewest cards of a step; other shapes have one reading of both."""
+    if pd.grade is not None:
+        if pd.run is None:
+            length, step = 1, size
+        elif not length:
+            length, step = size // pd.run.group, pd.run.group
+        found = pd.grade.get((length, step, size))
+        if found is not None:
+            return found
+    return pd.counts_as_size or size
 
 
 # ---------------------------------------------------------------- trick family
@@ -245,9 +264,19 @@ class _RankMatcher:
                     ok.add(nt.card_rank(kind))
             ok.update(nt.card_rank(k) for k in self.partial if hc.wild_of[k] == wi)
             self.allowed.append(frozenset(ok))
+        # `wilds: false`: a wild card of a rank with natural cards stands for that rank alone
+        # (played as itself); any other wild card stands for nothing.
+        self.as_itself: list[frozenset[int]] = [
+            frozenset(nt.card_rank(k) for k in self.partial if hc.wild_of[k] == wi)
+            for wi in range(len(r.wilds))]
 
         self._cache: dict[tuple, list[_Instance]] = {}
+        self._windows: dict[tuple[int, int], list[tuple[int, list[int]]]] = {}
         self._bombs: dict[int, list[tuple[tuple[int, int], ...]]] = {}
+
+    def allowed_in(self, pd: PatternDef) -> list[frozenset[int]]:
+        """Which ranks each wild may stand for in this pattern's plays."""
+        return self.allowed if pd.wilds else self.as_itself
 
     def rank_key(self, kind: int) -> int:
         """The key move generation counts a card under: its rank, or its own key for a wild
@@ -290,10 +319,38 @@ class _RankMatcher:
                             need[nt.card_rank(kind)] += c
                         found.add(tuple(sorted(need.items())))
                     continue
+                if pd.run is not None and pd.run.group_max is not None:
+                    # Every such run holds one of its shortest runs of its smallest steps.
+                    found.update(demand for demand in self.shortest_runs(pd)
+                                 if sum(c for _, c in demand) <= n)
+                    continue
                 for size in range(1, n + 1):
                     found.update(inst.demand for inst in self.instances(pd, size))
             self._bombs[n] = sorted(found)
         return self._bombs[n]
+
+    def run_windows(self, pd: PatternDef, steps: int) -> list[tuple[int, list[int]]]:
+        """(index of the top step on the run's ladder, ranks) of every window of `steps`
+        distinct ranks in play that the pattern's `where` allows."""
+        assert pd.run is not None and pd.run.over is not None
+        out = self._windows.get((id(pd), steps))
+        if out is not None:
+            return out
+        ladder = self.hc.ruleset.ranks[pd.run.over]
+        out = self._windows[id(pd), steps] = []
+        for start in range(len(ladder) - steps + 1):
+            window = [nt.ACE if x == nt.LOW_ACE else x for x in ladder[start:start + steps]]
+            if len(set(window)) != steps or any(w not in self.rep for w in window):
+                continue
+            if all(self.rank_allowed(pd, w) for w in window):
+                out.append((start + steps - 1, window))
+        return out
+
+    def shortest_runs(self, pd: PatternDef) -> list[tuple[tuple[int, int], ...]]:
+        """The demands of a varying run's shortest runs of its smallest steps."""
+        assert pd.run is not None
+        lo, g = pd.run.length[0], pd.run.group
+        return [tuple(sorted((w, g) for w in window)) for _, window in self.run_windows(pd, lo)]
 
     def holds_bomb(self, parts: list[_Instance], n: int) -> bool:
         """Do these parts' cards, taken together, contain a bomb?"""
@@ -315,6 +372,8 @@ class _RankMatcher:
                                         frozenset([rank]), rank)
         elif pd.shape == "run":
             assert pd.run is not None and pd.run.over is not None
+            if pd.run.group_max is not None:
+                return  # steps of a range of cards: built from a hand (varying_run_plays)
             g = pd.run.group
             lo, hi = pd.run.length
             if n % g:
@@ -512,14 +571,37 @@ def _rank_readings(hc: HandContext, cards: list[int]) -> list[Reading]:
                     high = max(nat, key=lambda rk: matcher.order_key(rk, pd.by))
                     out.append(_make(pd, n, matcher.order_key(high, pd.by), None, top=high))
                 continue
+            if pd.run is not None and pd.run.group_max is not None:
+                if not units:  # (the compiler refuses such runs beside wild cards)
+                    out.extend(varying_run_readings(matcher, pd, nat))
+                continue
             for inst in _candidates(matcher, pd, n, nat, units):
-                if _fits(inst, nat, units, matcher.allowed):
+                if _fits(inst, nat, units, matcher.allowed_in(pd)):
                     if pd.where is not None and units:
                         stood = [rk for rk, _ in inst.demand if nat[rk] < dict(inst.demand)[rk]]
                         if not all(pd.where(Env(matcher.rep[rk], hc.values)) for rk in stood):
                             continue
                     out.append(_make(pd, n, inst.key, None, top=inst.top))
     return out
+
+
+def varying_run_readings(matcher: _RankMatcher, pd: PatternDef,
+                         counts: Counter) -> list[Reading]:
+    """The readings of these rank counts as a run whose steps hold a range of cards."""
+    run = pd.run
+    assert run is not None and run.group_max is not None
+    steps = len(counts)
+    lo, hi = run.length
+    if not lo <= steps <= hi or not all(run.group <= c <= run.group_max
+                                         for c in counts.values()):
+        return []
+    if run.equal_steps and len(set(counts.values())) > 1:
+        return []
+    ranks = set(counts)
+    size, step = sum(counts.values()), min(counts.values())
+    return [_make(pd, size, matcher.order_key(window[-1], pd.by) if pd.by else top,
+                  top=window[-1], length=steps, step=step)
+            for top, window in matcher.run_windows(pd, steps) if set(window) == ranks]
 
 
 def _fits(inst: _Instance, nat: Counter, units: list[int],

@@ -56,9 +56,11 @@ class Wild:
 
 @dataclass
 class RunSpec:
-    group: int
+    group: int  # cards per step (with group_max: the fewest)
     length: tuple[int, int]
     over: str | None  # a ladder name, or None for the per-hand order
+    group_max: int | None = None  # steps of group..group_max cards each (a run of bombs)
+    equal_steps: bool = False  # with group_max: every step holds as many cards
 
 
 @dataclass
@@ -79,10 +81,12 @@ class PatternDef:
     by: str | None = None
     bomb: bool = False
     counts_as_size: float | None = None  # a half ranks a bomb between two sizes
+    grade: dict[tuple[int, int, int], float] | None = None  # (length, step, size) -> grade
     exclusive: bool = False
     excludes: frozenset[str] | None = None  # exclusive over these patterns only (None: all)
     suit: str | None = None  # "same": every natural card of the play is of one suit
-    ties: str | None = None  # "suit": equal keys compare by the suit of the top card
+    ties: str | None = None  # "suit" | "suit_first": the top card's suit after or before rank
+    wilds: bool = True  # False: a wild card plays only as itself in this pattern
     last_only: bool = False  # played only as the player's last play (all the cards left)
     path: tuple = ()
 

@@ -249,7 +249,8 @@ def _finish(reader: PlayReader, section: dict[str, Any], model: ShedPlay) -> Non
         reader.error(("levels",), "levels need a table that says how far a side climbs",
                      key=True, expected="play.climb: a table (output levels)")
     written = reader.data.get("play") or {}
-    for path in (("play", "win_at_top"), ("play", "settle", "match_win")):
+    for path in (("play", "win_at_top"), ("play", "top_failures"),
+                 ("play", "settle", "match_win")):
         node: Any = written
         for key in path[1:]:
             node = node.get(key, MISSING) if isinstance(node, dict) else MISSING
@@ -285,8 +286,8 @@ SHEDDING = Contract(
     family="shedding",
     engine="the shedding engine",
     description="first_lead, then_lead, holder, must_play_holder, takeover, must_beat, "
-                "highest_single, ends, climb, win_at_top, secured, auction, tribute, "
-                "sides, instant_win, settle",
+                "highest_single, ends, climb, win_at_top, top_failures, secured, auction, "
+                "tribute, sides, instant_win, settle",
     keys=(
         Value("first_lead", "Shedding: who leads the first hand (holder: of the first of "
               "`holder` cards).", "who leads the first hand",
@@ -325,6 +326,12 @@ SHEDDING = Contract(
               "at the top level, the match is won by a hand climbing at least",
               fragment={"type": "integer", "minimum": 1, "maximum": 64, "examples": [1, 2]},
               default=1),
+        Value("top_failures", "Shedding, with levels: after this many hands played at "
+              "its own level at the top without winning the match (not necessarily in a "
+              "row), a side goes back to the start level and counts afresh (0: never).",
+              "a side at the top goes back to the start after failing",
+              fragment={"type": "integer", "minimum": 0, "maximum": 64, "examples": [3, 2]},
+              default=0),
         Hook("secured", "Shedding: a formula giving a side's secured points from "
              "finished_captured, unfinished_captured, has_first (default: everything the side "
              "captured).", "the secured formula", gives=SECURED_NAMES,
@@ -345,6 +352,8 @@ SHEDDING = Contract(
                                 "broken by suit, any-rank sets (a flush), and classes of "
                                 "equal-size plays that beat each other"),
               ("last_plays", "patterns played only as a player's last play"),
+              ("varying_runs", "runs whose steps hold a range of cards, steps of different "
+                               "sizes (a run of bombs)"),
               ("kind_wilds", "wild cards picked by suit as well as rank (only the heart of "
                              "the level): each is played apart from the other cards of its "
                              "rank")),

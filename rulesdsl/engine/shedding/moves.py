@@ -194,7 +194,7 @@ class MoveGenerator:
         self._any_cap: dict[int, bool] = {}
         self._allowed: dict[int, int] = {}
         self._beyond_shifts: dict[int, list[int]] = {}
-        self._made: dict[tuple[int, int, float], Reading] = {}
+        self._made: dict[tuple, Reading] = {}
         self._fixed: dict[int, tuple[int, Reading, list[tuple[int, int]]] | None] = {}
         # composite pattern -> (id of its key part instance, size) -> reading
         self._lead_reading: dict[int, dict[tuple[int, int], Reading]] = {}
@@ -312,6 +312,8 @@ class MoveGenerator:
         for pd in self.hc.ruleset.patterns:
             if pd.shape == "any":
                 sources.append((self._any_plays(pd, held), 1))
+            elif pd.run is not None and pd.run.group_max is not None:
+                sources.append((self._varying_runs(pd, held), 1))
             elif held.joker_total:
                 sources.append((list(self._pattern_plays(pd, held)), 1))
             elif pd.shape == "parts" and not self._has_cap(pd):
@@ -408,7 +410,7 @@ class MoveGenerator:
             return
         for inst in candidates:
             reading = self._reading(pd, inst.size, inst.key, inst.top)
-            for packed in self._fill(inst, held):
+            for packed in self._fill(inst, held, pd.wilds):
                 yield packed, reading
 
     def _any_plays(self, pd: PatternDef, held: _Held) -> list[tuple[int, Reading]]:
@@ -438,6 +440,36 @@ class MoveGenerator:
                     walk(j + 1, size + c, packed + (c << shift[r]), best)
 
         walk(0, 0, 0, -1)
+        return out
+
+    def _varying_runs(self, pd: PatternDef, held: _Held) -> list[tuple[int, Reading]]:
+        """(packed play, reading) of every run the hand holds whose steps hold a range of
+        cards each (a run of bombs), from the hand itself: the ruleset has no wilds."""
+        run = pd.run
+        assert run is not None and run.group_max is not None
+        lo, hi = run.length
+        g_lo, g_hi = run.group, run.group_max
+        ranks, shift = held.ranks, self.shift
+        out: list[tuple[int, Reading]] = []
+        for steps in range(lo, hi + 1):
+            if steps * g_lo > held.total:
+                break
+            for top, window in self.matcher.run_windows(pd, steps):
+                caps = [min(ranks.get(w, 0), g_hi) for w in window]
+                if min(caps) < g_lo:
+                    continue
+                key = self.matcher.order_key(window[-1], pd.by) if pd.by else top
+                counts = ([(c,) * steps for c in range(g_lo, min(caps) + 1)]
+                          if run.equal_steps else
+                          itertools.product(*[range(g_lo, cap + 1) for cap in caps]))
+                for cs in counts:
+                    size = sum(cs)
+                    made = (id(pd), size, key, window[-1], steps, min(cs))
+                    r = self._made.get(made)
+                    if r is None:
+                        r = self._made[made] = _make(pd, size, key, top=window[-1],
+                                                     length=steps, step=min(cs))
+                    out.append((sum(c << shift[w] for c, w in zip(cs, window)), r))
         return out
 
     def _fixed_play(self, pd: PatternDef) -> tuple[int, Reading, list[tuple[int, int]]] | None:
@@ -725,21 +757,24 @@ class MoveGenerator:
 
     # ------------------------------------------------------------ wilds
 
-    def _fill(self, inst: _Instance, held: _Held) -> list[int]:
-        """Realise one demand (packed plays): fewer naturals where wilds stand in instead.
-        The fillings depend only on the instance, the naturals the hand holds of each
-        rank it demands (up to the demand) and the wild jokers held, so they are kept."""
+    def _fill(self, inst: _Instance, held: _Held, wilds: bool = True) -> list[int]:
+        """Realise one demand (packed plays): fewer naturals where wilds stand in instead
+        (`wilds` false: a wild card only as itself). The fillings depend only on the
+        instance, the naturals the hand holds of each rank it demands (up to the demand)
+        and the wild jokers held, so they are kept."""
         ranks = held.ranks
         key = (inst, tuple(min(ranks.get(r, 0), c) for r, c in inst.demand),
-               tuple(held.jokers.items()))
+               tuple(held.jokers.items()), wilds)
         out = self._fills.get(key)
         if out is None:
             if len(self._fills) > 10 * CACHE_LIMIT:
                 self._fills.clear()
-            out = self._fills[key] = list(self._fillings(inst, held))
+            out = self._fills[key] = list(self._fillings(inst, held, wilds))
         return out
 
-    def _fillings(self, inst: _Instance, held: _Held) -> Iterator[int]:
+    def _fillings(self, inst: _Instance, held: _Held, wilds: bool) -> Iterator[int]:
+        allowed = self.matcher.allowed if wilds else self.matcher.as_itself
+        uniform_ranks = self._uniform if wilds else None
         ranks, jokers, shift = held.ranks, held.jokers, self.shift
         slots: list[tuple[int, int, int, int]] = []  # rank, count, fewest wilds, most extra
         spare = held.joker_total
@@ -770,12 +805,12 @@ class MoveGenerator:
                         if free[r] < 0:
                             return
             stood = [r for (r, _, _, _), d in zip(slots, deficit) if d]
-            uniform = self._uniform is not None and all(r in self._uniform for r in stood)
+            uniform = uniform_ranks is not None and all(r in uniform_ranks for r in stood)
             for split in _joker_splits(free, sum(deficit)):
                 if not uniform:
                     units = [self.wild_rank[r] for r, c in split.items() for _ in range(c)]
                     nat = Counter({r: c - d for (r, c, _, _), d in zip(slots, deficit) if c > d})
-                    if not _fits(inst, nat, units, self.matcher.allowed):
+                    if not _fits(inst, nat, units, allowed):
                         continue
                 yield naturals + sum(c << shift[r] for r, c in split.items())
 

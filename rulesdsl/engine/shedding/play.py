@@ -22,6 +22,7 @@ class ShedPlay:
     ends: list[str] = field(default_factory=lambda: ["one_left"])
     climb: str | None = None  # with levels: a table (output levels)
     win_at_top: int = 1
+    top_failures: int = 0  # hands a side may fail at the top level before it goes back (0: never)
     match_win: int = 1
     seat_score: str | None = None  # a table or formula name
     team_result: str | None = None

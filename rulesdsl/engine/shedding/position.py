@@ -35,7 +35,16 @@ def build_position(game: Any, pos: Position) -> Any:
     st.kitty = list(pos.kitty)
     st.captured, st.totals = [0] * n, [0.0] * n
     st.sides = [[s for s in seats if s < n] for seats in rs.teams]
+    between = pos.last_order is not None
+    if between or pos.side_levels or pos.top_failed:
+        _between_hands(game, st, pos)
     st._event(type="position", dealer=pos.dealer)
+    if between and game.rules.tribute is not None:
+        if pos.turn is not None:
+            raise RulesdslError("a hand after another starts with its tribute: the engine "
+                                "names who acts (no turn)")
+        if st._begin_tribute():
+            return st
     auction = game.rules.auction
     if pos.phase == "auction":
         opener = 0 if pos.turn is None else pos.turn
@@ -61,8 +70,56 @@ def build_position(game: Any, pos: Position) -> Any:
     elif st.dealer is not None and auction is not None:
         leader, rule = st.dealer, "dealer"
     else:
-        rule = game.rules.first_lead
+        rule = game.rules.then_lead if between else game.rules.first_lead
         leader = st._leader(rule)
     st.first_leader = st.to_act = leader
     st._event(type="lead", seat=leader, rule=rule)
     return st
+
+
+def _between_hands(game: Any, st: Any, pos: Position) -> None:
+    """A hand that follows another: the last hand's finishing order (the level of its
+    first out's side is this hand's; tribute and the lead follow it), each side's level
+    and failures at the top."""
+    rs = game.ruleset
+    sides = len(rs.teams)
+    for what, given in (("side_levels", pos.side_levels), ("top_failed", pos.top_failed)):
+        if given and game.levels is None:
+            raise RulesdslError(f"{what}: the game has no levels")
+        for side in given:
+            if not 0 <= side < sides:
+                raise RulesdslError(f"{what}: no side {side} (sides 0..{sides - 1})")
+    owner = None
+    if pos.last_order is not None:
+        order = list(pos.last_order)
+        if sorted(order) != list(range(game.players)):
+            raise RulesdslError(f"last_order names seats {order}: a finishing order names "
+                                f"every seat 0..{game.players - 1} once")
+        owner = next(t for t, seats in enumerate(rs.teams) if order[0] in seats)
+        last: dict[str, Any] = {"order": order}
+        if game.levels is not None:
+            last["climb"] = {"side": owner}
+        st.results, st.hand_no, st.max_hands = [last], 1, 2
+    if game.levels is None:
+        return
+    ladder = game.levels["ladder"]
+    for level in pos.side_levels.values():
+        if level not in ladder:
+            raise RulesdslError(f"side_levels: {nt.rank_name(level)} is not on the levels "
+                                "ladder")
+    st.side_levels = [pos.side_levels.get(t, st.level) for t in range(sides)]
+    if owner is not None and st.side_levels[owner] != st.level:
+        raise RulesdslError(f"the hand is played at the level of side {owner} (the last "
+                            f"hand's first out): {nt.rank_name(st.side_levels[owner])}, not "
+                            f"the context's {nt.rank_name(st.level)}")
+    if st.level not in st.side_levels:
+        raise RulesdslError(f"level {nt.rank_name(st.level)} is no side's level")
+    if pos.top_failed:
+        limit = game.rules.top_failures
+        if not limit:
+            raise RulesdslError("top_failed: the game sends no side back (no top_failures)")
+        for count in pos.top_failed.values():
+            if type(count) is not int or not 0 <= count < limit:
+                raise RulesdslError(f"top_failed: {count!r} is not a count of failures "
+                                    f"(0 to {limit - 1})")
+        st.top_failed = [pos.top_failed.get(t, 0) for t in range(sides)]

@@ -208,6 +208,8 @@ class Settlement:
             self.side_levels[side] = ladder[to]
         result["climb"] = {"side": side, "levels": climb, "from": nt.rank_name(before),
                            "to": nt.rank_name(self.side_levels[side])}
+        if g.rules.top_failures:
+            self._top_failure(result, won)
         if won:
             result["match_winner"] = side
             winners = [s for s in g.ruleset.teams[side] if s < g.players]
@@ -221,3 +223,24 @@ class Settlement:
                                       -stake * len(winners) / len(losers))
                                  for s, r in enumerate(result["returns"])]
         return won
+
+    def _top_failure(self, result: dict[str, Any], won: bool) -> None:
+        """A hand played at a side's own level at the top that does not win the match is
+        one failure of that side's (the first hand is nobody's); at top_failures the side
+        goes back to the start level and counts afresh."""
+        g = self.game
+        if not self.results or won:
+            return
+        owner = self.results[-1]["climb"]["side"]  # the hand was played at its level
+        ladder = g.levels["ladder"]
+        if self.level != ladder[-1] or self.side_levels[owner] != ladder[-1]:
+            return
+        self.top_failed = list(self.top_failed)
+        self.top_failed[owner] += 1
+        failed = {"side": owner, "failures": self.top_failed[owner]}
+        if self.top_failed[owner] >= g.rules.top_failures:
+            self.top_failed[owner] = 0
+            self.side_levels = list(self.side_levels)
+            self.side_levels[owner] = g.levels["start"]
+            failed["back_to"] = nt.rank_name(g.levels["start"])
+        result["top_failure"] = failed

@@ -70,7 +70,8 @@ class ShedGame:
         self.deck = ruleset.every_card()
         # A game with levels saves them, one with tribute its tribute: its own state class.
         extra = (("level", "side_levels") if self.levels is not None else ()) + \
-            (("tribute",) if self.rules.tribute is not None else ())
+            (("top_failed",) if self.levels is not None and self.rules.top_failures
+             else ()) + (("tribute",) if self.rules.tribute is not None else ())
         base = LevelState if self.levels is not None else ShedState
         self.state_class: type[ShedState] = base if not extra else type(
             "ShedState", (base,), {"FIELDS": ShedState.FIELDS + extra,
@@ -185,6 +186,8 @@ class ShedState(Auction, Settlement, Tribute, EngineState):
         if game.levels is not None:  # (saved by the game's state class: see ShedGame)
             self.level = game.levels["start"]
             self.side_levels = [game.levels["start"]] * len(game.ruleset.teams)
+            if game.rules.top_failures:
+                self.top_failed = [0] * len(game.ruleset.teams)  # failed hands at the top
         if game.rules.tribute is not None:
             self.tribute = None
         self.seed = 0

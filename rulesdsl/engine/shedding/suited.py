@@ -110,7 +110,7 @@ class SuitedMoves:
     def _read(self, pd, reading: Reading, cards: Cards) -> Reading | None:
         if pd is None or (pd.suit is None and pd.ties is None):
             return reading
-        key = (reading, cards if pd.suit else self._top_suits(reading, cards))
+        key = (reading, cards if pd.suit else self._top_suits(pd, reading, cards))
         out = self._suited.get(key, False)
         if out is False:
             out = suited_reading(self.hc, pd, reading, cards)
@@ -119,8 +119,8 @@ class SuitedMoves:
             self._suited[key] = out
         return out
 
-    def _top_suits(self, reading: Reading, cards: Cards) -> tuple[str | None, ...]:
+    def _top_suits(self, pd, reading: Reading, cards: Cards) -> tuple[str | None, ...]:
         """What a suit tie reads of the cards: the suits of the top rank's cards."""
-        wild_of = self.hc.wild_of
+        wild_of = self.hc.wild_of if pd.wilds else {}
         return tuple(nt.card_suit(k) for k in cards
                      if k not in wild_of and nt.card_rank(k) == reading.top)
