@@ -144,3 +144,39 @@ def test_a_trick_file_cannot_keep_a_pattern_for_the_last_play(tmp_path) -> None:
     path.write_text(text, encoding="utf-8")
     assert any("does not play patterns kept for a last play" in p.message
                for p in validate_file(path).problems)
+
+
+NEXT_LEAD = """\
+  - scenario: "after the last hand WHY"
+    last_order: ORDER
+    hands: {0: "S9", 1: "S4 S5", 2: "S6 S7", 3: "S3 S8"}
+    expect: {to_act: WHO}
+"""
+
+
+@pytest.mark.parametrize("order,who,why", [
+    ([0, 2, 1, 3], 0, "a side took first and second: its first out leads"),
+    ([0, 1, 2, 3], 3, "anything else: the holder of ♠3 leads"),
+])
+def test_the_next_leader_decided_by_the_last_hand(tmp_path, order, who, why) -> None:
+    table = """\
+tables:
+  next_lead:
+    input: [mate_place]
+    output: {lead: [first_out, holder]}
+    rows:
+      - {when: "mate_place == 2", lead: first_out}
+      - {when: "true", lead: holder}
+"""
+    play = "then_lead: {table: next_lead}\nholder: [S3]\n"
+    scenario = NEXT_LEAD.replace("ORDER", str(order)).replace("WHO", str(who)).replace(
+        "WHY", why)
+    text = (BASE.replace("play:\n", table + "play:\n").replace(
+        "PLAY", textwrap.indent(play, "  ")).replace("SCENARIOS", scenario)
+            .replace(", LAST}", "}"))
+    path = tmp_path / "rules.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert [p.format() for p in validate_file(path).problems] == []
+    # the same scenario with the other leader fails: the table decides
+    path.write_text(text.replace(f"to_act: {who}", f"to_act: {3 - who}"), encoding="utf-8")
+    assert validate_file(path).problems

@@ -141,6 +141,40 @@ INSTANT_WIN = Custom(
 )
 
 CLIMB_NAMES = ("mate_place", "players")  # given to a climb table
+LEAD_NAMES = ("mate_place", "players")  # given to a then_lead table
+LEAD_RULES = ("first_out", "random", "holder", "dealer")
+
+
+THEN_LEAD = Value("then_lead", "Shedding: who leads later hands.", "who leads later hands",
+                  fragment=_enum(*LEAD_RULES), default="first_out")
+LEAD_TABLE = Hook("table", "A table over the last hand's outcome: mate_place (the best place "
+                  "of the first out's teammates; the player count when none went out) and "
+                  "players, with output lead.",
+                  "the next leader's table", attr="lead_table", kinds=("table",),
+                  gives=LEAD_NAMES, reads=(("lead", LEAD_RULES),), examples=("next_lead",))
+
+
+def _read_then_lead(reader: PlayReader, value: Any, path: tuple, model: ShedPlay) -> None:
+    model.lead_table = None
+    if isinstance(value, dict) and "table" in value:
+        LEAD_TABLE.read(reader, value["table"], path + ("table",), model, SHEDDING)
+        model.then_lead = "table" if model.lead_table is not None else "first_out"
+        return
+    THEN_LEAD.read(reader, value, path, model, SHEDDING)
+
+
+THEN_LEAD_KEY = Custom(
+    "then_lead", "Shedding: who leads later hands: first_out, random, holder, dealer, "
+    "{option: NAME}, or {table: NAME} deciding it from the last hand's outcome.",
+    "who leads later hands",
+    fragment={"anyOf": [THEN_LEAD.schema(),
+                        sc.obj_schema("A table deciding the leader from the last hand: "
+                                      "inputs from mate_place, players; output "
+                                      "lead: first_out, random, holder or dealer.",
+                                      {"table": LEAD_TABLE.schema()}, ["table"])],
+              "examples": ["first_out", {"table": "next_lead"}]},
+    reading=_read_then_lead, parts=(LEAD_TABLE,),
+)
 
 def _read_tribute(reader: PlayReader, value: Any, path: tuple, model: ShedPlay) -> None:
     if value is MISSING:
@@ -217,6 +251,12 @@ SETTLE = Section(
 
 
 def _finish(reader: PlayReader, section: dict[str, Any], model: ShedPlay) -> None:
+    if model.then_lead == "table" and model.lead_table is not None:
+        table = reader.tables[model.lead_table]
+        leads = set(table.outputs.get("lead") or [])
+        if "holder" in leads and not model.holder:
+            reader.error(("play",), "a holder lead needs 'holder' cards",
+                         expected="holder: [S3, S4, ...]")
     if "holder" in (model.first_lead, model.then_lead) and not model.holder:
         reader.error(("play",), "a holder lead needs 'holder' cards",
                      expected="holder: [S3, S4, ...]")
@@ -292,8 +332,7 @@ SHEDDING = Contract(
         Value("first_lead", "Shedding: who leads the first hand (holder: of the first of "
               "`holder` cards).", "who leads the first hand",
               fragment=_enum("random", "holder", "dealer"), default="random"),
-        Value("then_lead", "Shedding: who leads later hands.", "who leads later hands",
-              fragment=_enum("first_out", "random", "holder", "dealer"), default="first_out"),
+        THEN_LEAD_KEY,
         Cards("holder", "Shedding: cards whose holder leads, in order (S3, S4, S5 …).",
               "the cards whose holder leads", examples=(("S3", "S4", "S5"),)),
         Value("must_play_holder", "Shedding: the first play of a hand must hold the holder "

@@ -13,7 +13,8 @@ class ShedPlay:
     """The shedding family's `play:` section, compiled (engine/shedding/contract.py)."""
 
     first_lead: str = "random"
-    then_lead: str = "first_out"
+    then_lead: str = "first_out"  # or "table": lead_table decides from the last hand
+    lead_table: str | None = None
     holder: list[int] = field(default_factory=list)
     must_play_holder: str = "never"  # never | first_hand | every_hand
     takeover: str = "next_player"  # next_player | partner

@@ -70,7 +70,7 @@ def build_position(game: Any, pos: Position) -> Any:
     elif st.dealer is not None and auction is not None:
         leader, rule = st.dealer, "dealer"
     else:
-        rule = game.rules.then_lead if between else game.rules.first_lead
+        rule = st._then_lead() if between else game.rules.first_lead
         leader = st._leader(rule)
     st.first_leader = st.to_act = leader
     st._event(type="lead", seat=leader, rule=rule)

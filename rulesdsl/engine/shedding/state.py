@@ -420,11 +420,28 @@ class ShedState(Auction, Settlement, Tribute, EngineState):
             self.tribute = None
             if self._begin_tribute():
                 return  # the tribute phase names the leader when it ends
-        rule = g.rules.first_lead if self.hand_no == 0 else g.rules.then_lead
+        rule = g.rules.first_lead if self.hand_no == 0 else self._then_lead()
         leader = self._leader(rule)
         self.first_leader = leader
         self.to_act = leader
         self._event(type="lead", seat=leader, rule=rule)
+
+    def _then_lead(self) -> str:
+        """The rule naming a later hand's leader: then_lead, or its table's `lead` for the
+        last hand's outcome."""
+        g = self.game
+        if g.rules.then_lead != "table" or not self.results:
+            return g.rules.then_lead if g.rules.then_lead != "table" else "random"
+        last = self.results[-1]
+        order = last.get("order") or []
+        team = next((seats for seats in g.ruleset.teams if order and order[0] in seats), [])
+        places = {s: i + 1 for i, s in enumerate(order)}
+        mates = [s for s in team if s != order[0] and s < g.players] if order else []
+        given = {"mate_place": min((places.get(s, g.players) for s in mates),
+                                   default=g.players),
+                 "players": g.players}
+        table = g.ruleset.tables[g.rules.lead_table]
+        return str(table.lookup({k: given[k] for k in table.inputs})["lead"])
 
     def _leader(self, rule: str) -> int:
         g = self.game
