@@ -169,9 +169,10 @@ FIXED_SETS = {
 def test_fixed_sets_of_names_are_enums(schema: Node, path: str):
     node = at(schema, path)
     assert node.get("description")
-    if "anyOf" in node:  # a fixed set, or the name of an option choosing among it
-        fixed, by_option = node["anyOf"]
+    if "anyOf" in node:  # a fixed set, or the name of an option choosing among it (or a
+        fixed, by_option, *table = node["anyOf"]  # table deciding it: then_lead)
         assert by_option["required"] == ["option"]
+        assert all(t["required"] == ["table"] for t in table)
         node = fixed
     assert set(node.get("enum", [])) == FIXED_SETS[path], node
 

@@ -167,7 +167,7 @@ THEN_LEAD_KEY = Custom(
     "then_lead", "Shedding: who leads later hands: first_out, random, holder, dealer, "
     "{option: NAME}, or {table: NAME} deciding it from the last hand's outcome.",
     "who leads later hands",
-    fragment={"anyOf": [THEN_LEAD.schema(),
+    fragment={"anyOf": [*THEN_LEAD.schema()["anyOf"],
                         sc.obj_schema("A table deciding the leader from the last hand: "
                                       "inputs from mate_place, players; output "
                                       "lead: first_out, random, holder or dealer.",
