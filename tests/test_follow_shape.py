@@ -74,3 +74,38 @@ def test_pairs_quota_counts_match_brute_force(strict_game):
 def test_the_bundled_rulesets_ignore_the_shape():
     st = follow_position(rulesdsl.load("wenling-hong-wu"), "H9 H9", "H4 H4 H7 HK D8")
     assert st.is_legal("H7 HK")
+
+
+def _deal_position(**kw):
+    from rulesdsl import notation as nt
+    from rulesdsl.api import load
+    from rulesdsl.engine.base import Position
+
+    rs = load("wenling-hong-wu")
+    base = {"hands": {0: nt.parse_cards("H2 S9"), 1: nt.parse_cards("S2")},
+            "context": {"level": 2}, "phase": "deal",
+            "kitty": nt.parse_cards("D3 D4 D6 D7 D8 D9 C3 C4")}
+    base.update(kw)
+    return rs.game().position(Position(**base))
+
+
+def test_a_hand_in_its_deal_declares_as_cards_come() -> None:
+    from rulesdsl import notation as nt
+
+    # seat 1 is dealt a second S2 and may overcall the standing H2
+    st = _deal_position(to_deal=nt.parse_cards("S3 S2"), declared=(0, nt.parse_cards("H2")))
+    assert (st.phase, st.current_player) == ("deal", 1)
+    st.apply(list(st.legal_actions())[-1])  # declare S2 S2
+    assert st.phase == "bury" and st.trump == "S" and st.dealer == 1
+
+
+@pytest.mark.parametrize("kw,message", [
+    ({"kitty": []}, "names its kitty"),
+    ({"declared": (0, [0, 1])}, "standing declaration"),
+    ({"phase": "play", "to_deal": [3]}, "phase: deal"),
+])
+def test_a_hand_in_its_deal_is_refused_when_inconsistent(kw, message) -> None:
+    from rulesdsl.errors import RulesdslError
+
+    with pytest.raises(RulesdslError, match=message):
+        _deal_position(**kw)

@@ -48,12 +48,13 @@ GOLDEN = {
         "639cdf459d9e7a21",
         "cd9ebeb6c5e35c0d",
     ],
+    # Only the other three players overcall (「其它三个玩家可以用二张同花色的2反掉」, issue 17).
     "wenling-hong-wu": [
         "f4d9e37791dbd9ab",
-        "ec25174d4ac3f13a",
-        "c218a207ab58ef82",
-        "f9880974ff04ab98",
-        "bcf8611946190a24",
+        "3702521c44419db6",
+        "18c9f62da24ff54f",
+        "2ba3f2d2e9d12e8f",
+        "f93fd775e8129e4b",
     ],
     # A set that reads as a bomb loses only its 三带二 reading (exclusive: [full_house], issue 16).
     "wenling-duijia-tong": [

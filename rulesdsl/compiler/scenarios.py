@@ -84,7 +84,13 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
             err(("drawn",), "the drawn tile is one tile", expected="drawn: 7p")
         else:
             drawn = got[0]
-    missing = [n for n in compiler.context if n not in (item.get("context") or {})]
+    decided = dict(compiler.contract.phase_sets).get(str(ex.get("phase", "play")), ())
+    for name in decided:
+        if name in (item.get("context") or {}):
+            err(("context", name), f"in phase {ex.get('phase')} the engine decides {name!r}",
+                key=True, expected=f"a context without {name}")
+    missing = [n for n in compiler.context if n not in (item.get("context") or {})
+               and n not in decided]
     if missing:
         err(("scenario",), "a scenario gives every context value", key=True,
             expected="context: {" + ", ".join(f"{n}: …" for n in missing) + "}")
@@ -124,6 +130,19 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
                         err((key, side), str(exc))
                 else:
                     table[index] = value
+    to_deal: list[int] = []
+    declared = None
+    for key in ("to_deal", "declared"):
+        if key in ex and (compiler.contract.family != "trick"):
+            err((key,), f"{key!r} is for trick scenarios in the deal", key=True)
+    if compiler.contract.family == "trick":
+        to_deal = kinds(ex.get("to_deal", ""), ("to_deal",))
+        if "declared" in ex:
+            d = ex["declared"]
+            s_ = seat(d.get("seat"), ("declared", "seat"))
+            cards = kinds(d.get("cards", ""), ("declared", "cards"))
+            if s_ is not None and cards:
+                declared = (s_, cards)
     dealer = seat(ex["dealer"], ("dealer",)) if "dealer" in ex else None
     turn = seat(ex["turn"], ("turn",)) if "turn" in ex else None
     item["position"] = Position(
@@ -133,7 +152,7 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
         wall_end=kinds(ex.get("wall_end", ""), ("wall_end",)),
         tiles_left=ex.get("tiles_left"), melds=melds, discards=discards, bid=ex.get("bid"),
         flowers=flowers, drawn=drawn, last_order=last_order, side_levels=side_levels,
-        top_failed=top_failed)
+        top_failed=top_failed, to_deal=to_deal, declared=declared)
     steps = []
     for j, text in enumerate(ex.get("actions") or []):
         act = _action(text, ("actions", j), err)

@@ -217,6 +217,10 @@ class Position:
     last_order: list[int] | None = None
     side_levels: dict[int, int] = field(default_factory=dict)
     top_failed: dict[int, int] = field(default_factory=dict)
+    # trick, in the deal: the cards still to deal (in order, from `turn`) and the
+    # declaration standing (seat, its cards)
+    to_deal: list[int] = field(default_factory=list)
+    declared: tuple[int, list[int]] | None = None
     seed: int = 0
 
     def check_deck(self, deck: list[int], show: Callable[[int], str],

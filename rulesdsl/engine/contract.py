@@ -316,6 +316,8 @@ class Contract:
     model: Callable[[], Any]  # a fresh compiled play model with every default
     game: Callable[[Any], Any]  # ruleset -> the family's game (imports its engine)
     contexts: tuple[tuple[str, str], ...] = ()  # context values the engine sets: name, type
+    # scenario phases that decide context values themselves: phase -> those values' names
+    phase_sets: tuple[tuple[str, tuple[str, ...]], ...] = ()
     sections: tuple[str, ...] = ()  # top-level sections only this family reads
     features: tuple[tuple[str, str], ...] = ()  # language features honoured: name, words
     finish: Callable[[PlayReader, dict[str, Any], Any], None] | None = None  # cross-key rules

@@ -513,7 +513,14 @@ EXAMPLE = {
         "bid": _int("Scenario (shedding, in play after an auction): the winning bid (default: "
                     "the auction's default bid).", 0, 1000000, 10, 20),
         "phase": _enum("Scenario: where the hand starts (play; auction in a shedding game "
-                       "with one).", "play", "auction"),
+                       "with one; deal in a trick game: declaring as cards are dealt).",
+                       "play", "auction", "deal"),
+        "to_deal": _s("Scenario (trick, phase deal): the cards still to deal, in order, one "
+                      "at a time from `turn`; then the kitty.", "H2 S9 D2", "S2"),
+        "declared": _obj("Scenario (trick, phase deal): the declaration standing.",
+                         {"seat": _int("Its seat.", 0, 7, 0, 1),
+                          "cards": _s("Its cards: one card, or copies of one.", "H2", "H2 H2")},
+                         ["seat", "cards"]),
         "turn": _int("Scenario: the seat to act first (default: the engine's own rule, e.g. "
                      "the first lead).", 0, 7, 0, 1),
         "last_order": {"type": "array", "minItems": 2, "maxItems": 8,

@@ -163,6 +163,7 @@ TRICK = Contract(
     model=TrickPlay,
     game=_game,
     contexts=(("trump", "suit"), ("level", "rank")),
+    phase_sets=(("deal", ("trump",)),),  # the declaring decides the trump
     sections=("trump", "levels"),
     features=(
         ("suited_plays", "plays and orders that tell cards of one rank apart by suit"),

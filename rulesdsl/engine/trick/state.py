@@ -368,7 +368,7 @@ class TrickState(HandResult, EngineState):
         """Run automatic steps (dealing) until someone must decide."""
         g = self.game
         while self.phase == "deal" and self.to_act is None:
-            to_hands = g.hand_size * g.players
+            to_hands = len(self.deal_order) - g.kitty_size  # (a scenario deals fewer)
             if self.dealt < to_hands:
                 kind = self.deal_order[self.dealt]
                 seat = self.deal_seat
