@@ -109,3 +109,30 @@ def test_a_hand_in_its_deal_is_refused_when_inconsistent(kw, message) -> None:
 
     with pytest.raises(RulesdslError, match=message):
         _deal_position(**kw)
+
+
+@pytest.mark.parametrize("cap,want", [(13, 13), (None, 15)])
+def test_the_overcall_bonus_stays_within_the_level_cap(cap, want) -> None:
+    """Taicang: 「可跳1、2、3……13級，反牌可跳級。兩張反加2分」 — 260 points make 13 levels,
+    a two-card overcall adds 2, and max_levels 13 holds the total at 13."""
+    from rulesdsl import notation as nt
+    from rulesdsl.api import load
+    from rulesdsl.engine.base import Position
+
+    rs = load("taicang-zhongxin-wu")
+    game = rs.game()
+    kept = game.rules.max_levels
+    assert kept == 13  # as the file says
+    game.rules.max_levels = cap
+    try:
+        st = game.position(Position(hands={}, context={"trump": "S", "level": 2}, dealer=0))
+        st.defender_points = 260
+        st.declaration = {"seat": 0, "kind": nt.parse_card("S2"), "count": 2,
+                          "overcalled": True, "overcall_cards": 2}
+        st.last_trick = {"winner": 0, "pattern": "single", "size": 1, "units": 1}
+        st._end_hand()
+    finally:
+        game.rules.max_levels = kept
+    result = st.results[-1]
+    assert result["overcall_bonus"] == 2 and result["side"] == "defenders"
+    assert result["levels"] == want

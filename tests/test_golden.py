@@ -34,10 +34,11 @@ GOLDEN = {
         "6c82869357971289",
         "e55982708497e9b2",
     ],
+    # A hand jumps 13 levels at most, the overcall bonus included (「可跳1、2、3……13級」).
     "taicang-zhongxin-wu": [
         "6a4dd89ac6c13814",
         "bafa8a19a33768be",
-        "4b7cee10a94635cc",
+        "7cd2ca93684b7394",
         "b506e49745657b6e",
         "b65692660713711e",
     ],

@@ -103,6 +103,11 @@ RESULT = Section(
               "若有玩家反主，反主所得積分加于閑家」); none: nobody does.",
               "on a drawn hand the overcall bonus goes to",
               fragment=_enum("defenders", "none"), default="defenders"),
+        Value("max_levels", "The most levels one hand moves a side, the overcall bonus "
+              "included (the result table caps its own levels; this caps the total).",
+              "a hand moves a side at most this many levels",
+              fragment={"type": "integer", "minimum": 1, "maximum": 64,
+                        "examples": [13, 3]}, default=None),
         Value("next_dealer", "Who deals next: table: the result table's next_dealer; "
               "climbing_side: the side that climbs deals (defenders: the next player; the "
               "dealer side: the partner), the table deciding when nobody climbs (default: "

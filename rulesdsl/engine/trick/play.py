@@ -31,6 +31,7 @@ class TrickPlay:
     overcall_bonus: str | None = None
     overcall_bonus_to: str = "winning_side"  # or defenders
     overcall_bonus_draw: str = "defenders"  # who takes the bonus when the table names no side
+    max_levels: int | None = None  # the most levels a hand moves a side, bonus included
     next_dealer: str = "table"  # or climbing_side
 
 

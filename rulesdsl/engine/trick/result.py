@@ -62,6 +62,8 @@ class HandResult:
                 net = (levels if side == "defenders" else -levels) + bonus
                 side = "defenders" if net > 0 else "dealer" if net < 0 else "none"
                 levels = abs(net)
+        if rules.max_levels is not None and levels > rules.max_levels:
+            levels = rules.max_levels  # the cap holds with the bonus too
         signed = levels if side == "defenders" else -levels if side == "dealer" else 0
         if rules.swing is not None:
             values["defender_levels"] = max(signed, 0)
