@@ -136,3 +136,23 @@ def test_the_overcall_bonus_stays_within_the_level_cap(cap, want) -> None:
     result = st.results[-1]
     assert result["overcall_bonus"] == 2 and result["side"] == "defenders"
     assert result["levels"] == want
+
+
+@pytest.mark.parametrize("later,turned", [("turn_up_kitty", True), ("random_suit", False)])
+def test_the_kitty_is_turned_up_when_nobody_declares_as_the_options_say(later, turned) -> None:
+    """Taicang's 「第一局無人叫主：翻底牌」 names the first hand; later hands follow the option."""
+    from rulesdsl import notation as nt
+    from rulesdsl.api import load
+    from rulesdsl.compiler.files import compile_with_options
+    from rulesdsl.engine.base import Position
+
+    rs = compile_with_options(load("taicang-zhongxin-wu"), {"later_no_declaration": later})
+    game = rs.game()
+    for hand_no, want in ((0, True), (1, turned)):
+        st = game.position(Position(hands={}, context={"trump": "S", "level": 2}, dealer=0))
+        st.hand_no = hand_no
+        st.kitty = nt.parse_cards("D9 H2 SK C3 C4 C5")
+        suit = st._fallback_suit()
+        assert any(e["type"] == "turn_up_kitty" for e in st.log) is want
+        if want:
+            assert suit == "H"  # the first level card turned up: H2

@@ -46,6 +46,9 @@ DECLARE = Section(
               "a declarer may overcall themselves", fragment=BOOL, default=True),
         Value("fallback", "When nobody declares.", "when nobody declares",
               fragment=_enum("turn_up_kitty", "random_suit"), default="random_suit"),
+        Value("later_fallback", "When nobody declares in a hand after the first (default: "
+              "as fallback).", "when nobody declares in a later hand",
+              fragment=_enum("turn_up_kitty", "random_suit"), default=None),
     ),
     required=("select",),
 )
@@ -119,6 +122,8 @@ RESULT = Section(
 
 
 def _finish(reader: PlayReader, section: dict[str, Any], model: TrickPlay) -> None:
+    if model.later_fallback is None:
+        model.later_fallback = model.fallback
     if model.next_dealer is None:
         # 「以后每局的胜方为庄家」 is what the swing rulesets play; the table decides otherwise.
         model.next_dealer = "climbing_side" if model.swing is not None else "table"

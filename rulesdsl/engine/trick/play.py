@@ -19,6 +19,7 @@ class TrickPlay:
     reinforce: bool = True
     self_overcall: bool = True
     fallback: str = "random_suit"
+    later_fallback: str | None = None  # after the first hand (None: as fallback)
     first_dealer: str = "declarer"
     kitty_capture: str | None = None  # a formula's name
     follow_shape: str = "ignore"

@@ -425,7 +425,8 @@ class TrickState(HandResult, EngineState):
 
     def _fallback_suit(self) -> str:
         g = self.game
-        if g.rules.fallback == "turn_up_kitty":
+        rule = g.rules.fallback if self.hand_no == 0 else g.rules.later_fallback
+        if rule == "turn_up_kitty":
             self._event(type="turn_up_kitty", cards=nt.format_cards(self.kitty))
             sel = g.rules.declare_select
             values = {**g.ruleset.options, "trump": None, "level": self.level}
