@@ -156,3 +156,21 @@ def test_the_kitty_is_turned_up_when_nobody_declares_as_the_options_say(later, t
         assert any(e["type"] == "turn_up_kitty" for e in st.log) is want
         if want:
             assert suit == "H"  # the first level card turned up: H2
+
+
+@pytest.mark.parametrize("rule,as_dealer,want", [
+    ("any", False, "Q"), ("as_dealer", False, "10"), ("as_dealer", True, "Q")])
+def test_a_must_stop_level_is_passed_as_the_option_says(rule, as_dealer, want) -> None:
+    """Huzhou 「10、K、A，为必打」: a side at 10 climbing 2 reaches Q (J, then Q; K would stop
+    it) — or, with must_play as_dealer, stays at 10 unless it wins as the dealer's side."""
+    from rulesdsl import notation as nt
+    from rulesdsl.api import load
+    from rulesdsl.compiler.files import compile_with_options
+    from rulesdsl.engine.base import Position
+
+    rs = compile_with_options(load("huzhou-hong-wu"), {"must_play": rule})
+    game = rs.game()
+    st = game.position(Position(hands={}, context={"trump": "S", "level": 2}, dealer=0))
+    st.team_levels[1] = game.ladder.index(10)
+    assert st._climb(1, 2, as_dealer) is None
+    assert nt.rank_name(game.ladder[st.team_levels[1]]) == want

@@ -106,6 +106,10 @@ RESULT = Section(
               "若有玩家反主，反主所得積分加于閑家」); none: nobody does.",
               "on a drawn hand the overcall bonus goes to",
               fragment=_enum("defenders", "none"), default="defenders"),
+        Value("pass_must_stop", "A side standing at a must_stop level passes it: any, with "
+              "any winning hand; as_dealer, only with a hand it wins as the dealer's side "
+              "(it must defend the level first).", "a side passes a must_stop level",
+              fragment=_enum("any", "as_dealer"), default="any"),
         Value("max_levels", "The most levels one hand moves a side, the overcall bonus "
               "included (the result table caps its own levels; this caps the total).",
               "a hand moves a side at most this many levels",
@@ -124,6 +128,10 @@ RESULT = Section(
 def _finish(reader: PlayReader, section: dict[str, Any], model: TrickPlay) -> None:
     if model.later_fallback is None:
         model.later_fallback = model.fallback
+    if model.pass_must_stop != "any" and not (reader.data.get("levels") or {}).get("must_stop"):
+        reader.error(("play", "result", "pass_must_stop"), "no level is a must_stop level "
+                     "to pass", key=True, expected="levels.must_stop: [...], or no "
+                     "pass_must_stop")
     if model.next_dealer is None:
         # 「以后每局的胜方为庄家」 is what the swing rulesets play; the table decides otherwise.
         model.next_dealer = "climbing_side" if model.swing is not None else "table"

@@ -33,6 +33,7 @@ class TrickPlay:
     overcall_bonus_to: str = "winning_side"  # or defenders
     overcall_bonus_draw: str = "defenders"  # who takes the bonus when the table names no side
     max_levels: int | None = None  # the most levels a hand moves a side, bonus included
+    pass_must_stop: str = "any"  # or as_dealer: a must_stop level is passed only defending it
     next_dealer: str = "table"  # or climbing_side
 
 

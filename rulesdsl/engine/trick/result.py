@@ -78,7 +78,7 @@ class HandResult:
         defender_team = next(t for t in range(len(g.ruleset.teams)) if t != dealer_team)
         climber = defender_team if signed > 0 else dealer_team
         steps = abs(signed)
-        won = self._climb(climber, steps)
+        won = self._climb(climber, steps, climber == dealer_team)
         old_dealer = self.dealer
         assert old_dealer is not None
         if next_dealer == "partner":
@@ -110,11 +110,16 @@ class HandResult:
             return
         self._start_hand()
 
-    def _climb(self, team: int, steps: int) -> int | None:
-        """Move a side up the level ladder; returns the team if it passes the top."""
+    def _climb(self, team: int, steps: int, as_dealer: bool = True) -> int | None:
+        """Move a side up the level ladder; returns the team if it passes the top. A side
+        standing at a must_stop level passes it only as the dealer's side when
+        pass_must_stop is as_dealer (it stays, to defend it next)."""
         g = self.game
         idx = self.team_levels[team]
         top = len(g.ladder) - 1
+        if steps and not as_dealer and g.rules.pass_must_stop == "as_dealer" \
+                and g.ladder[idx] in g.must_stop:
+            return None
         for _ in range(steps):
             if idx == top:
                 self.team_levels[team] = idx
