@@ -42,12 +42,13 @@ GOLDEN = {
         "b506e49745657b6e",
         "b65692660713711e",
     ],
+    # The defenders' points decide who deals next (「根据闲家抓分情况决定是否换庄」, issue 17).
     "huzhou-hong-wu": [
-        "0c44729a24b680b5",
-        "1648fed92a63f66f",
-        "c36fcd2f236f3c6b",
-        "639cdf459d9e7a21",
-        "cd9ebeb6c5e35c0d",
+        "e90ad08211d8fbad",
+        "12e7dc8ba8fad3db",
+        "08f28715f0acab7d",
+        "41752eb394f05bf3",
+        "427fb99a2179fc61",
     ],
     # Only the other three players overcall (「其它三个玩家可以用二张同花色的2反掉」, issue 17).
     "wenling-hong-wu": [
