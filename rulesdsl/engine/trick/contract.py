@@ -61,11 +61,22 @@ def _result_names(model: TrickPlay) -> list[str]:
 
 
 def _read_captures(reader: PlayReader, value: Any, path: tuple, model: TrickPlay) -> None:
-    model.captures = []
+    model.captures, model.kitty_captures = [], []
     for i, cap in enumerate([] if value is MISSING else value):
         c = reader.expr(path + (i, "select"), cap["select"], reader.card_scope, "bool")
         if c:
             model.captures.append((cap["name"], c[1]))
+        kitty = cap.get("kitty", False)
+        if isinstance(kitty, dict):  # left to an option
+            found = reader.option_value(path + (i, "kitty", "option"), kitty.get("option"))
+            kitty = False if found is None else found[0]
+            for choice in [] if found is None else found[1]:
+                if not isinstance(choice, bool):
+                    reader.error(path + (i, "kitty", "option"), f"option "
+                                 f"{cap['kitty']['option']!r} offers {choice!r}, which is "
+                                 "not true or false", expected="choices: [true, false]")
+        if kitty is True:
+            model.kitty_captures.append(cap["name"])
 
 
 CAPTURES = Custom(
@@ -78,6 +89,18 @@ CAPTURES = Custom(
                                                              "diamond"),
                                       "select": sc.expr_schema("Which cards count.",
                                                                "red_five"),
+                                      "kitty": {"description": "Cards of this kind in the "
+                                                "kitty count as the defenders' captures "
+                                                "when they win the last trick (扣底): true, "
+                                                "false (default), or {option: NAME}.",
+                                                "anyOf": [{"type": "boolean"},
+                                                          sc.obj_schema(
+                                                              "An option choosing it.",
+                                                              {"option": sc.name_schema(
+                                                                  "An option's name.",
+                                                                  "kitty_fives")},
+                                                              ["option"])],
+                                                "examples": [True, {"option": "kitty_fives"}]},
                                       "doc": sc.doc_schema()},
                                      ["name", "select"])},
     reading=_read_captures,

@@ -27,6 +27,7 @@ class TrickPlay:
     throw_failure: str = "smallest_card"
     throw_penalty: int = 0
     captures: list[tuple[str, Fn]] = field(default_factory=list)
+    kitty_captures: list[str] = field(default_factory=list)  # also counted from the kitty
     result_table: str | None = None
     swing: str | None = None
     overcall_bonus: str | None = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import notation as nt
+from ...runtime.expressions import Env
 from ..base import MATCH_HAND_LIMIT
 
 
@@ -37,6 +38,12 @@ class HandResult:
                      "last_units": last["units"], "last_group": last.get("group", 1)}
             capture = int(formula.evaluate({k: given[k] for k in formula.inputs}))
             self.defender_points += capture
+        if g.team_of[last["winner"]] != dealer_team:
+            # 扣底: kinds counted from the kitty too go to the defenders with it
+            for name, select in rules.captures:
+                if name in rules.kitty_captures:
+                    self.captures[name][1] += sum(
+                        1 for k in self.kitty if select(Env(k, self.hc.values)))
         values: dict[str, Any] = {"points": self.defender_points, "kitty_points": kitty_points}
         for name, (dealer_side, defender_side) in self.captures.items():
             values[f"dealer_{name}"] = dealer_side
