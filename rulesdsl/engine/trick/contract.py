@@ -42,6 +42,10 @@ DECLARE = Section(
               default=["D", "C", "H", "S"]),
         Value("reinforce", "A declarer may add cards (加固).",
               "a declarer may add cards to their own declaration", fragment=BOOL, default=True),
+        Value("reinforce_overcall", "With reinforce: the player whose overcall stands may "
+              "add cards to it too (false: only a declaration nobody overcalled is "
+              "reinforced).", "an overcall standing may be reinforced", fragment=BOOL,
+              default=False),
         Value("self_overcall", "A declarer may overcall themselves in another suit.",
               "a declarer may overcall themselves", fragment=BOOL, default=True),
         Value("fallback", "When nobody declares.", "when nobody declares",

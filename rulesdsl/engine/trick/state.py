@@ -352,7 +352,8 @@ class TrickState(HandResult, EngineState):
         if cur is None:
             return True
         if cur["seat"] == seat and cur["kind"] == kind:
-            return rules.reinforce and count > cur["count"] and not cur.get("overcalled")
+            return rules.reinforce and count > cur["count"] and (
+                rules.reinforce_overcall or not cur.get("overcalled"))
         if cur["seat"] == seat and not rules.self_overcall:
             return False
         if count < rules.overcall_min:
