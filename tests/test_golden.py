@@ -42,14 +42,13 @@ GOLDEN = {
         "b506e49745657b6e",
         "b65692660713711e",
     ],
-    # The defenders' points decide who deals next (「根据闲家抓分情况决定是否换庄」), and a
-    # standing overcall may be reinforced (「在未被反主的情况下加固」) (issue 17).
+    # The defenders' points decide who deals next (「根据闲家抓分情况决定是否换庄」, issue 17).
     "huzhou-hong-wu": [
         "e90ad08211d8fbad",
         "12e7dc8ba8fad3db",
-        "4fc22caf03c1b737",
-        "4f06393f9db1d6eb",
-        "106b7a2644e5e57e",
+        "08f28715f0acab7d",
+        "41752eb394f05bf3",
+        "427fb99a2179fc61",
     ],
     # Only the other three players overcall (「其它三个玩家可以用二张同花色的2反掉」, issue 17).
     "wenling-hong-wu": [

@@ -228,7 +228,9 @@ def test_wenling_declares_with_at_most_two_cards():
 @pytest.mark.parametrize("name", ALL)
 def test_reinforce_and_self_overcall(name):
     st = deal_position(name, 0, "H2 H2 S2 S2", declaration(0, "H2"))
-    assert declarations(st) == {"declare H2 H2", "declare S2 S2"}
+    # Wenling Hong Wu: 「其它三个玩家可以用二张同花色的2反掉」 — no overcalling oneself
+    own = set() if name == WENLING else {"declare S2 S2"}
+    assert declarations(st) == {"declare H2 H2"} | own
     st.apply("declare H2 H2")                       # reinforcing is no overcall
     assert st.declaration["seat"] == 0 and st.declaration["count"] == 2
     assert st.declaration["overcall_cards"] == 0 and not st.declaration["overcalled"]

@@ -328,8 +328,11 @@ def _check_trick(r: _Reader, d: dict[str, Any]) -> None:
     if decl is not None:
         r.record(decl, "declaration", ("seat", "kind", "count", "overcalled", "overcall_cards"))
         r.seat(decl["seat"], "declaration.seat")
-        if r.kind(decl["kind"], "declaration.kind") >= nt.LITTLE_JOKER:
-            _fail("declaration.kind", "a joker declares no suit")
+        if r.kind(decl["kind"], "declaration.kind") >= nt.LITTLE_JOKER and (
+                rules.declare_jokers == "none" or decl["count"] == 1):
+            _fail("declaration.kind", "a joker declares no suit"
+                  + (" (a pair of one joker declares no trump)"
+                     if rules.declare_jokers != "none" else ""))
         r.integer(decl["count"], "declaration.count", 1, rules.declare_max,
                   f"a number of cards (1–{rules.declare_max})")
         r.flag(decl["overcalled"], "declaration.overcalled")
@@ -386,8 +389,11 @@ def _check_trick(r: _Reader, d: dict[str, Any]) -> None:
             _fail("hand_no", f"hand {hand_no} of a game of {max_hands} hand(s) is not played")
     if dealer is None and (phase != "deal" or hand_no):
         _fail("dealer", "None: only the first hand's deal has no dealer yet")
-    if phase != "deal" and not over and trump is None and order:
+    no_trump = decl is not None and decl["kind"] >= nt.LITTLE_JOKER  # jokers: 无主
+    if phase != "deal" and not over and trump is None and order and not no_trump:
         _fail("trump", f"None in the {phase} phase: the deal fixed a trump suit")
+    if no_trump and trump is not None and phase != "deal":
+        _fail("trump", f"{trump}: the jokers declared no trump")
     if dealer is not None and not over:
         want = ladder[d["team_levels"][g.team_of[dealer]]]
         if level != want:

@@ -42,6 +42,11 @@ DECLARE = Section(
               default=["D", "C", "H", "S"]),
         Value("reinforce", "A declarer may add cards (加固).",
               "a declarer may add cards to their own declaration", fragment=BOOL, default=True),
+        Value("jokers", "none: jokers never declare; pairs: two or more copies of one "
+              "joker declare no trump (无主: only jokers and level cards are trumps); at an "
+              "equal count the big joker's beat the little joker's, which beat any suit's.",
+              "jokers declare", attr="declare_jokers", fragment=_enum("none", "pairs"),
+              default="none"),
         Value("reinforce_overcall", "With reinforce: the player whose overcall stands may "
               "add cards to it too (false: only a declaration nobody overcalled is "
               "reinforced).", "an overcall standing may be reinforced", fragment=BOOL,

@@ -17,6 +17,7 @@ class TrickPlay:
     overcall: str = "more"
     suit_order: list[str] = field(default_factory=lambda: ["D", "C", "H", "S"])
     reinforce: bool = True
+    declare_jokers: str = "none"  # pairs: a pair of one joker declares no trump
     reinforce_overcall: bool = False  # the player whose overcall stands may reinforce it
     self_overcall: bool = True
     fallback: str = "random_suit"

@@ -344,6 +344,11 @@ class TrickState(HandResult, EngineState):
             for count in range(1, min(have, rules.declare_max) + 1):
                 if self._declaration_ok(seat, kind, suit, count, cur):
                     out.append(Action.of("declare", [kind] * count))
+        if rules.declare_jokers == "pairs":  # a pair of one joker: no trump
+            for kind in (nt.LITTLE_JOKER, nt.BIG_JOKER):
+                for count in range(2, min(self.hands[seat][kind], rules.declare_max) + 1):
+                    if self._declaration_ok(seat, kind, None, count, cur):
+                        out.append(Action.of("declare", [kind] * count))
         return out
 
     def _declaration_ok(self, seat: int, kind: int, suit: str | None, count: int,
@@ -360,6 +365,9 @@ class TrickState(HandResult, EngineState):
             return False
         if count > cur["count"]:
             return True
+        if count == cur["count"] and (kind >= 52 or cur["kind"] >= 52):
+            # jokers' no trump over a suit, the big joker's over the little's
+            return kind > cur["kind"] and kind >= 52
         if count == cur["count"] and rules.overcall == "more_or_higher_suit":
             order = rules.suit_order
             return order.index(suit) > order.index(nt.card_suit(cur["kind"]))
@@ -377,9 +385,9 @@ class TrickState(HandResult, EngineState):
                 self.dealt += 1
                 self.deal_seat = self._next(seat)
                 sel = g.rules.declare_select
-                if sel is not None and kind < 52 and sel(Env(kind, {**g.ruleset.options,
-                                                                    "trump": None,
-                                                                    "level": self.level})):
+                if (kind >= 52 and g.rules.declare_jokers != "none") or (
+                        sel is not None and kind < 52 and sel(Env(kind, {
+                            **g.ruleset.options, "trump": None, "level": self.level}))):
                     if self._declarable(seat):
                         self.to_act = seat
                 continue
