@@ -42,12 +42,14 @@ GOLDEN = {
         "b506e49745657b6e",
         "b65692660713711e",
     ],
-    # The defenders' points decide who deals next (「根据闲家抓分情况决定是否换庄」, issue 17).
+    # The defenders' points decide who deals next (「根据闲家抓分情况决定是否换庄」), and a
+    # throw stands only if nobody holds a card above its smallest (「以其它玩家手中没有比所甩的牌中
+    # 最小的牌大为甩牌成功」) (issue 17).
     "huzhou-hong-wu": [
-        "e90ad08211d8fbad",
-        "12e7dc8ba8fad3db",
-        "08f28715f0acab7d",
-        "41752eb394f05bf3",
+        "9d0a0aed7fe431dd",
+        "bd14f211bc3edb7f",
+        "fc011198b3f46bd2",
+        "8985a6b671d72a32",
         "427fb99a2179fc61",
     ],
     # Only the other three players overcall (「其它三个玩家可以用二张同花色的2反掉」, issue 17).

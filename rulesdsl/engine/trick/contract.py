@@ -199,6 +199,12 @@ TRICK = Contract(
                     Value("allowed", "Where throws are allowed: plain: in plain suits only; "
                           "any: trumps too; none: never.", "allowed", attr="throw_allowed",
                           fragment=_enum("plain", "any", "none"), default="plain"),
+                    Value("test", "When a throw stands: units, when no other hand could "
+                          "beat any of its units in that unit's own shape (80分); "
+                          "smallest_card, when no other hand holds a card of its suit "
+                          "stronger than its smallest card (「以其它玩家手中没有比所甩的牌中最小"
+                          "的牌大为甩牌成功」).", "a throw stands when", attr="throw_test",
+                          fragment=_enum("units", "smallest_card"), default="units"),
                     Value("failure", "What is played when a throw fails.",
                           "a failed throw plays", attr="throw_failure",
                           fragment=_enum("smallest_card", "smallest_unit"),

@@ -26,6 +26,7 @@ class TrickPlay:
     kitty_capture: str | None = None  # a formula's name
     follow_shape: str = "ignore"
     throw_allowed: str = "plain"
+    throw_test: str = "units"  # or smallest_card
     throw_failure: str = "smallest_card"
     throw_penalty: int = 0
     captures: list[tuple[str, Fn]] = field(default_factory=list)

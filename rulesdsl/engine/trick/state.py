@@ -783,11 +783,19 @@ class TrickState(HandResult, EngineState):
         others = [self.hands[s] for s in range(self.game.players) if s != seat]
         from .plays import beatable_unit
 
-        weak = [u for u in units if beatable_unit(hc, u, others)]
+        rules = self.game.rules
+        if rules.throw_test == "smallest_card":
+            # 「以其它玩家手中没有比所甩的牌中最小的牌大为甩牌成功」
+            low = min(hc.strength[k] for k in cards)
+            system = hc.system[cards[0]]
+            held_above = any(c and hc.system[k] == system and hc.strength[k] > low
+                             for hand in others for k, c in enumerate(hand))
+            weak = list(units) if held_above else []
+        else:
+            weak = [u for u in units if beatable_unit(hc, u, others)]
         if not weak:
             self._event(type="throw", seat=seat, cards=nt.format_cards(cards), ok=True)
             return cards
-        rules = self.game.rules
         if rules.throw_failure == "smallest_unit":
             forced = list(min(weak, key=lambda u: (u.reading.size, u.reading.key)).cards)
         else:
