@@ -205,6 +205,14 @@ TRICK = Contract(
                           "stronger than its smallest card (「以其它玩家手中没有比所甩的牌中最小"
                           "的牌大为甩牌成功」).", "a throw stands when", attr="throw_test",
                           fragment=_enum("units", "smallest_card"), default="units"),
+                    Value("ranked_by", "What ranks a play answering a throw against the "
+                          "winning one: largest_unit, their largest (then strongest) units "
+                          "(the trick engine's default); every_unit, each unit beats its "
+                          "counterpart, largest first (rbtying/shengji's default 'All'); "
+                          "highest_card, their highest cards.", "a throw's answers compare by",
+                          attr="throw_ranked_by",
+                          fragment=_enum("largest_unit", "every_unit", "highest_card"),
+                          default="largest_unit"),
                     Value("failure", "What is played when a throw fails.",
                           "a failed throw plays", attr="throw_failure",
                           fragment=_enum("smallest_card", "smallest_unit"),

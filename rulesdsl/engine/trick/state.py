@@ -839,10 +839,21 @@ class TrickState(HandResult, EngineState):
                      single: bool) -> bool:
         if single:
             return beats(hc, units[0].reading, current[0].reading)
+        rule = self.game.rules.throw_ranked_by
+        if rule == "every_unit":
+            # each unit over its counterpart, largest first (a trump play over plain ones)
+            order = sorted(units, key=lambda u: (-u.reading.size, -u.reading.key))
+            theirs_all = sorted(current, key=lambda u: (-u.reading.size, -u.reading.key))
+            return all(_unit_over(m.reading, t.reading) for m, t in zip(order, theirs_all))
+        if rule == "highest_card":
+            mine_top = max((k for u in units for k in u.cards), key=lambda k: hc.strength[k])
+            their_top = max((k for u in current for k in u.cards),
+                            key=lambda k: hc.strength[k])
+            if hc.system[mine_top] == hc.system[their_top]:
+                return hc.strength[mine_top] > hc.strength[their_top]
+            return hc.system[mine_top] == TRUMP
         mine, theirs = primary(units).reading, primary(current).reading
-        if mine.system == theirs.system:
-            return mine.key > theirs.key
-        return mine.system == TRUMP and theirs.system != TRUMP
+        return _unit_over(mine, theirs)
 
     def _end_trick(self) -> None:
         g = self.game
@@ -877,3 +888,10 @@ class TrickState(HandResult, EngineState):
         self.leader = self.to_act = winner
         if not any(sum(h) for h in self.hands):
             self._end_hand()
+
+
+def _unit_over(mine: Any, theirs: Any) -> bool:
+    """One unit's reading over another's: higher in one system, or a trump over a plain."""
+    if mine.system == theirs.system:
+        return mine.key > theirs.key
+    return mine.system == TRUMP and theirs.system != TRUMP
