@@ -38,3 +38,28 @@ def test_answers_to_a_throw_compare_as_ranked_by_says(tmp_path, rule, who) -> No
     # the other answer fails: the choice decides
     path.write_text(text.replace(f"winner: {who}", f"winner: {4 - who}"), encoding="utf-8")
     assert validate_file(path).problems
+
+
+RUFF = """\
+  - scenario: "a trump pair answers two thrown singles: it counts by RULE"
+    context: {trump: S, level: 7}
+    hands: {0: "CA CK D2", 1: "S3 S3 D3", 2: "C4 C5 D4", 3: "S4 D5 D6"}
+    dealer: 0
+    turn: 0
+    actions: ["CA CK", "S3 S3", "C4 C5", "S4 D5"]
+    expect: {winner: WHO}
+"""
+
+
+@pytest.mark.parametrize("rule,who", [("arrangement", 1), ("components", 0)])
+def test_how_a_ruff_matches_a_throw(tmp_path, rule, who) -> None:
+    text = TEXT.replace("JOKERS", "none").replace(
+        "  result: {table: result}\n",
+        f"  throw: {{allowed: plain, ruff_match: {rule}}}\n  result: {{table: result}}\n")
+    i = text.index("examples:\n") + len("examples:\n")
+    text = text[:i] + RUFF.replace("RULE", rule).replace("WHO", str(who))
+    path = tmp_path / "rules.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert [p.format() for p in validate_file(path).problems] == []
+    path.write_text(text.replace(f"winner: {who}", f"winner: {1 - who}"), encoding="utf-8")
+    assert validate_file(path).problems

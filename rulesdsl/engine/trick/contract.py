@@ -213,6 +213,14 @@ TRICK = Contract(
                           attr="throw_ranked_by",
                           fragment=_enum("largest_unit", "every_unit", "highest_card"),
                           default="largest_unit"),
+                    Value("ruff_match", "How a play must match a throw's units to rank "
+                          "against it: arrangement, any arrangement of its cards into the "
+                          "throw's units (a trump pair answers two thrown singles); "
+                          "components, its own decomposition has the same units (a pair "
+                          "is a pair, never two singles).", "a throw's answer matches it by",
+                          attr="throw_ruff_match",
+                          fragment=_enum("arrangement", "components"),
+                          default="arrangement"),
                     Value("failure", "What is played when a throw fails.",
                           "a failed throw plays", attr="throw_failure",
                           fragment=_enum("smallest_card", "smallest_unit"),

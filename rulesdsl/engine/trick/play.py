@@ -28,6 +28,7 @@ class TrickPlay:
     throw_allowed: str = "plain"
     throw_test: str = "units"  # or smallest_card
     throw_ranked_by: str = "largest_unit"  # or every_unit, highest_card
+    throw_ruff_match: str = "arrangement"  # or components
     throw_failure: str = "smallest_card"
     throw_penalty: int = 0
     captures: list[tuple[str, Fn]] = field(default_factory=list)
