@@ -27,16 +27,21 @@ SCENARIO = """\
     ("highest_card", 3),   # S10 over S9
 ])
 def test_answers_to_a_throw_compare_as_ranked_by_says(tmp_path, rule, who) -> None:
+    check(tmp_path, f"ranked_by: {rule}", SCENARIO.replace("RULE", rule), who, 4 - who)
+
+
+def check(tmp_path, setting: str, scenario: str, who: int, other: int) -> None:
+    """The scenario passes with `who` winning under the setting, and fails with `other`."""
     text = TEXT.replace("JOKERS", "none").replace(
         "  result: {table: result}\n",
-        f"  throw: {{allowed: plain, ranked_by: {rule}}}\n  result: {{table: result}}\n")
+        f"  throw: {{allowed: plain, {setting}}}\n  result: {{table: result}}\n")
     i = text.index("examples:\n") + len("examples:\n")
-    text = text[:i] + SCENARIO.replace("RULE", rule).replace("WHO", str(who))
+    text = text[:i] + scenario.replace("WHO", str(who))
     path = tmp_path / "rules.yaml"
     path.write_text(text, encoding="utf-8")
     assert [p.format() for p in validate_file(path).problems] == []
     # the other answer fails: the choice decides
-    path.write_text(text.replace(f"winner: {who}", f"winner: {4 - who}"), encoding="utf-8")
+    path.write_text(text.replace(f"winner: {who}", f"winner: {other}"), encoding="utf-8")
     assert validate_file(path).problems
 
 
@@ -53,13 +58,4 @@ RUFF = """\
 
 @pytest.mark.parametrize("rule,who", [("arrangement", 1), ("components", 0)])
 def test_how_a_ruff_matches_a_throw(tmp_path, rule, who) -> None:
-    text = TEXT.replace("JOKERS", "none").replace(
-        "  result: {table: result}\n",
-        f"  throw: {{allowed: plain, ruff_match: {rule}}}\n  result: {{table: result}}\n")
-    i = text.index("examples:\n") + len("examples:\n")
-    text = text[:i] + RUFF.replace("RULE", rule).replace("WHO", str(who))
-    path = tmp_path / "rules.yaml"
-    path.write_text(text, encoding="utf-8")
-    assert [p.format() for p in validate_file(path).problems] == []
-    path.write_text(text.replace(f"winner: {who}", f"winner: {1 - who}"), encoding="utf-8")
-    assert validate_file(path).problems
+    check(tmp_path, f"ruff_match: {rule}", RUFF.replace("RULE", rule), who, 1 - who)
