@@ -250,7 +250,8 @@ def test_new_keys_default_to_the_old_behaviour(tmp_path: Path) -> None:
     swung = rulesdsl.load(write(tmp_path, "swung.yaml", text.replace(
         "result: {table: result}", "result: {table: result, swing: swing}")))
     assert swung.play.next_dealer == "climbing_side"
-    assert rulesdsl.load(trick.HUZHOU).play.next_dealer == "climbing_side"  # it has a swing
+    # Huzhou has a swing but names its rule (option deal_passes_by, default table)
+    assert rulesdsl.load(trick.HUZHOU).play.next_dealer == "table"
     mahjong = rulesdsl.load("wenling-mahjong").play
     assert (mahjong.liable_pays, mahjong.liable_total_zero, mahjong.liable_exempt) == \
         ("every_payment", True, "all_live_not_ready")
@@ -353,14 +354,15 @@ def test_next_dealer_table_or_climbing_side(tmp_path: Path) -> None:
             assert next_dealer == dealer, (name, points)
 
 
-def test_huzhou_swing_deals_to_the_climbing_side_unless_told_table(tmp_path: Path) -> None:
+def test_huzhou_deals_by_points_unless_told_the_climbing_side(tmp_path: Path) -> None:
     # 湖州红五: 100 points keep the deal for the dealer side (table: dealer, partner), but a
-    # captured red five swings it to the defenders (+1): with a swing the default is
-    # climbing_side, so the defenders' seat 1 deals; `next_dealer: table` gives the partner.
-    path = tmp_path / "huzhou-table.yaml"
-    path.write_text(f"language: 1\nid: huzhou-table\nextends: {trick.HUZHOU}\n"
-                    "play:\n  result:\n    next_dealer: table\n", encoding="utf-8")
-    for name, dealer in ((trick.HUZHOU, 1), (str(path), 2)):
+    # captured red five swings the levels to the defenders (+1). The points decide the deal
+    # (「根据闲家抓分情况决定是否换庄」): the partner, seat 2; `next_dealer: climbing_side`
+    # gives it to the defenders' seat 1.
+    path = tmp_path / "huzhou-climb.yaml"
+    path.write_text(f"language: 1\nid: huzhou-climb\nextends: {trick.HUZHOU}\n"
+                    "play:\n  result:\n    next_dealer: climbing_side\n", encoding="utf-8")
+    for name, dealer in ((trick.HUZHOU, 2), (str(path), 1)):
         st = trick.position(name, ["C4 C4", "CA CA", "H5 D4", "C6 C6"], trump="S", level=2,
                             dealer=0, to_act=1, defender_points=95)
         trick.play(st, "CA CA", "H5 D4", "C6 C6", "C4 C4")
