@@ -187,11 +187,11 @@ def test_a_climb_stops_at_a_must_stop_level(tmp_path) -> None:
     # side 0 (seats 0 and 2) at 3 wins with the partner second: +3 would pass 5
     state.side_levels = [3, 2]
     result = {"order": [0, 2, 1, 3], "returns": [0.0] * 4}
-    assert state._climb(result, {0: 1, 2: 2, 1: 3, 3: 4}) is False
+    assert state._climb(result) is False
     assert state.side_levels == [5, 2]
     assert result["climb"] == {"side": 0, "levels": 3, "from": "3", "to": "5"}
     # from 5 the same win climbs on to 8
-    state._climb(result, {0: 1, 2: 2, 1: 3, 3: 4})
+    state._climb(result)
     assert state.side_levels == [8, 2]
 
 

@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 from .. import notation as nt
+from ..engine.contract import option_choice
 from ..engine.families import CONTRACTS
 from ..errors import NotationError, Problem, did_you_mean
 from ..language import ast
@@ -490,22 +491,31 @@ class _Compiler(StaticChecks):
             return build(by_name[ref], active)
 
         out = []
-        option_scope = Scope(element=None, values={n: t for n, t in self.values_types.items()
-                                                   if n in self.options})
         for i in range(len(items)):
             pd = build(i, ())
             if pd is None:
                 continue
-            if "enabled" in items[i]:
-                c = self.expr(("patterns", "list", i, "enabled"), items[i]["enabled"],
-                              option_scope, BOOL)
-                try:
-                    if c and not c[1](Env(None, dict(self.options))):
-                        continue  # switched off by an option
-                except EvaluationError as exc:
-                    self.error(("patterns", "list", i, "enabled"), str(exc))
+            if "enabled" in items[i] and not self._option_flag(
+                    ("patterns", "list", i, "enabled"), items[i]["enabled"]):
+                continue  # switched off by an option
             out.append(pd)
         return out
+
+    def _option_scope(self, **extra: str) -> Scope:
+        """The names an expression over options (and these inputs) may read."""
+        values = {n: t for n, t in self.values_types.items() if n in self.options}
+        values.update(extra)
+        return Scope(element=None, values=values)
+
+    def _option_flag(self, path: tuple, value: Any) -> bool:
+        """A true/false setting written as an expression over options, decided now (true
+        when it cannot be read: the problem is reported)."""
+        c = self.expr(path, value, self._option_scope(), BOOL)
+        try:
+            return bool(c[1](Env(None, dict(self.options)))) if c else True
+        except EvaluationError as exc:
+            self.error(path, str(exc))
+            return True
 
     def _shape(self, p: dict, path: tuple, ref) -> PatternDef | None:
         shapes = [k for k in ("group", "run", "parts", "cards", "pattern", "any") if k in p]
@@ -650,13 +660,9 @@ class _Compiler(StaticChecks):
             if k in p and self._suit_feature(path + (k,), f"'{k}:'"):
                 setattr(pd, k, p[k])
         if isinstance(pd.ties, dict):  # left to an option
-            found = self.option_value(path + ("ties", "option"), pd.ties.get("option"))
-            pd.ties = None if found is None else found[0]
-            for choice in [] if found is None else found[1]:
-                if choice not in TIE_RULES:
-                    self.error(path + ("ties", "option"), f"option {p['ties']['option']!r} "
-                               f"offers {choice!r}, which is not a tie rule",
-                               expected=" or ".join(TIE_RULES))
+            pd.ties = option_choice(self, path + ("ties", "option"), pd.ties.get("option"),
+                                    None, lambda c: c in TIE_RULES, "is not a tie rule",
+                                    " or ".join(TIE_RULES))
         if "wilds" in p:
             pd.wilds = self._pattern_wilds(p["wilds"], path + ("wilds",))
         varying = pd.run is not None and pd.run.group_max is not None
@@ -699,9 +705,7 @@ class _Compiler(StaticChecks):
             self.error(path, "a grade ranks bombs of a group or a run (without "
                        "counts_as_size)", key=True, expected="bomb: true on a group or run")
             return None
-        values = {n: t for n, t in self.values_types.items() if n in self.options}
-        values.update(size=INT, length=INT, step=INT)
-        c = self.expr(path, value, Scope(element=None, values=values), INT)
+        c = self.expr(path, value, self._option_scope(size=INT, length=INT, step=INT), INT)
         if c is None:
             return None
         deal = self.data.get("deal") or {}
@@ -742,14 +746,7 @@ class _Compiler(StaticChecks):
             self.error(path, "the ruleset has no wild cards for this to restrict", key=True,
                        expected="a `wilds:` section, or no `wilds:` on the pattern")
             return True
-        scope = Scope(element=None, values={n: t for n, t in self.values_types.items()
-                                            if n in self.options})
-        c = self.expr(path, value, scope, BOOL)
-        try:
-            return bool(c[1](Env(None, dict(self.options)))) if c else True
-        except EvaluationError as exc:
-            self.error(path, str(exc))
-            return True
+        return self._option_flag(path, value)
 
     def _suit_feature(self, path: tuple, what: str) -> bool:
         """Patterns that read suits need an engine that plays them: refuse them elsewhere."""

@@ -53,6 +53,23 @@ class PlayReader(Protocol):
         ...
 
 
+def option_choice(reader: PlayReader, path: tuple, name: Any, default: Any,
+                  offers: Callable[[Any], bool], refusal: str, expected: str) -> Any:
+    """A setting left to an option (`{option: NAME}` at `path`): the option's compiled
+    value, or `default` when there is no such option (reported). Every choice the option
+    offers must be one the engine plays (`offers`); any other is reported as
+    "option NAME offers CHOICE, which <refusal>"."""
+    found = reader.option_value(path, name)
+    if found is None:
+        return default
+    value, choices = found
+    for choice in choices:
+        if not offers(choice):
+            reader.error(path, f"option {name!r} offers {choice!r}, which {refusal}",
+                         expected=expected)
+    return value
+
+
 # ---------------------------------------------------------------- keys
 
 
@@ -120,21 +137,12 @@ class Value(Key):
 
     def read(self, reader, value, path, model, contract) -> None:
         if isinstance(value, dict) and "option" in value:
-            name = value["option"]
-            found = reader.option_value(path + ("option",), name)
-            if found is None:
-                _set(model, self, self.default)
-                return
-            value, choices = found
             known = self.fragment.get("enum", [True, False])
-            for choice in choices:
-                if not self._offers(choice):
-                    reader.error(path + ("option",), f"option {name!r} offers {choice!r}, "
-                                 f"which {contract.engine} does not play as {self.name}",
-                                 expected=self._choices() if self.fragment.get("type") ==
-                                 "integer" else "choices among " + ", ".join(
-                                     map(str, self.supported or known)))
-            _set(model, self, value)
+            expected = self._choices() if self.fragment.get("type") == "integer" else \
+                "choices among " + ", ".join(map(str, self.supported or known))
+            _set(model, self, option_choice(
+                reader, path + ("option",), value["option"], self.default, self._offers,
+                f"{contract.engine} does not play as {self.name}", expected))
             return
         if value is MISSING:
             value = self.default

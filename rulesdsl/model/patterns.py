@@ -346,6 +346,10 @@ class _RankMatcher:
                 out.append((start + steps - 1, window))
         return out
 
+    def run_key(self, pd: PatternDef, top: int, window: list[int]) -> float:
+        """A run's key: its top step's place on `by`, else its place on the run's ladder."""
+        return self.order_key(window[-1], pd.by) if pd.by else top
+
     def shortest_runs(self, pd: PatternDef) -> list[tuple[tuple[int, int], ...]]:
         """The demands of a varying run's shortest runs of its smallest steps."""
         assert pd.run is not None
@@ -373,7 +377,7 @@ class _RankMatcher:
         elif pd.shape == "run":
             assert pd.run is not None and pd.run.over is not None
             if pd.run.group_max is not None:
-                return  # steps of a range of cards: built from a hand (varying_run_plays)
+                return  # steps of a range of cards: built from a hand (moves._varying_runs)
             g = pd.run.group
             lo, hi = pd.run.length
             if n % g:
@@ -382,14 +386,9 @@ class _RankMatcher:
             if not lo <= steps <= hi:
                 return
             ladder = self.hc.ruleset.ranks[pd.run.over]
-            for start in range(len(ladder) - steps + 1):
-                window = [nt.ACE if x == nt.LOW_ACE else x for x in ladder[start:start + steps]]
-                if len(set(window)) != steps or any(w not in self.rep for w in window):
-                    continue
-                if not all(self.rank_allowed(pd, w) for w in window):
-                    continue
-                top = start + steps - 1
-                key = self.order_key(window[-1], pd.by) if pd.by else top
+            for top, window in self.run_windows(pd, steps):
+                start = top - steps + 1
+                key = self.run_key(pd, top, window)
                 beyond = [ladder[i] for i in (start - 1, start + steps) if 0 <= i < len(ladder)]
                 yield _Instance(tuple(sorted((w, g) for w in window)), n, key, steps,
                                 frozenset(window), window[-1],
@@ -599,8 +598,8 @@ def varying_run_readings(matcher: _RankMatcher, pd: PatternDef,
         return []
     ranks = set(counts)
     size, step = sum(counts.values()), min(counts.values())
-    return [_make(pd, size, matcher.order_key(window[-1], pd.by) if pd.by else top,
-                  top=window[-1], length=steps, step=step)
+    return [_make(pd, size, matcher.run_key(pd, top, window), top=window[-1], length=steps,
+                  step=step)
             for top, window in matcher.run_windows(pd, steps) if set(window) == ranks]
 
 

@@ -8,7 +8,18 @@ from ... import notation as nt
 from ...errors import NotationError
 from ...language import schema as sc
 from ...runtime.expressions import BOOL, INT
-from ..contract import MISSING, Cards, Contract, Custom, Expr, Hook, PlayReader, Section, Value
+from ..contract import (
+    MISSING,
+    Cards,
+    Contract,
+    Custom,
+    Expr,
+    Hook,
+    PlayReader,
+    Section,
+    Value,
+    option_choice,
+)
 from .play import SEAT_NAMES, ShedPlay
 
 DIRECTIONS = ["counter-clockwise", "clockwise"]
@@ -66,14 +77,10 @@ def _read_auction(reader: PlayReader, value: Any, path: tuple, model: ShedPlay) 
                      expected="bids from lowest to highest, each once")
     claim_bid = value.get("claim_bid", "reached")
     if isinstance(claim_bid, dict):  # left to an option
-        name = claim_bid.get("option")
-        found = reader.option_value(path + ("claim_bid", "option"), name)
-        claim_bid = "reached" if found is None else found[0]
-        for choice in [] if found is None else found[1]:
-            if choice not in CLAIM_BIDS:
-                reader.error(path + ("claim_bid", "option"),
-                             f"option {name!r} offers {choice!r}, which is "
-                             "not a claim bid", expected="reached or top")
+        claim_bid = option_choice(reader, path + ("claim_bid", "option"),
+                                  claim_bid.get("option"), "reached",
+                                  lambda c: c in CLAIM_BIDS, "is not a claim bid",
+                                  "reached or top")
     model.auction = {"bids": list(bids),
                      "direction": value.get("direction", "counter-clockwise"),
                      "opener": value.get("opener", "random"),

@@ -458,7 +458,7 @@ class MoveGenerator:
                 caps = [min(ranks.get(w, 0), g_hi) for w in window]
                 if min(caps) < g_lo:
                     continue
-                key = self.matcher.order_key(window[-1], pd.by) if pd.by else top
+                key = self.matcher.run_key(pd, top, window)
                 counts = ([(c,) * steps for c in range(g_lo, min(caps) + 1)]
                           if run.equal_steps else
                           itertools.product(*[range(g_lo, cap + 1) for cap in caps]))

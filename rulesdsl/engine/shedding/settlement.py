@@ -170,7 +170,7 @@ class Settlement:
             result["stake"] = stake_shown  # what the payout read of the hand
         match_over = False
         if g.levels is not None and order:
-            match_over = self._climb(result, places)
+            match_over = self._climb(result)
         self._event(**result)
         self.results.append(result)
         self.hand_no += 1
@@ -181,17 +181,24 @@ class Settlement:
             return
         self._start_hand()
 
-    def _climb(self, result: dict[str, Any], places: dict[int, int]) -> bool:
+    def _first_side(self, order: list[int]) -> tuple[int, int]:
+        """The team of a hand's first player out, and the best place of that player's
+        teammates (the player count when none went out before the rest)."""
+        g = self.game
+        first = order[0]
+        side = next(t for t, seats in enumerate(g.ruleset.teams) if first in seats)
+        places = {s: i + 1 for i, s in enumerate(order)}
+        mates = [s for s in g.ruleset.teams[side] if s != first and s < g.players]
+        return side, min((places.get(s, g.players) for s in mates), default=g.players)
+
+    def _climb(self, result: dict[str, Any]) -> bool:
         """Levels: the side of the first player out climbs as the climb table says (a
         climb stops at a must_stop level it would pass; a side at the top wins the match
         by a hand climbing at least win_at_top), and the next hand is played at its level.
         Records the climb in the result; True when the match is over."""
         g = self.game
         ladder = g.levels["ladder"]
-        first = result["order"][0]
-        side = next(t for t, seats in enumerate(g.ruleset.teams) if first in seats)
-        mates = [s for s in g.ruleset.teams[side] if s != first and s < g.players]
-        mate_place = min((places[s] for s in mates), default=g.players)
+        side, mate_place = self._first_side(result["order"])
         table = g.ruleset.tables[g.rules.climb]
         given = {"mate_place": mate_place, "players": g.players}
         climb = int(table.lookup({k: given[k] for k in table.inputs})["levels"])
@@ -235,12 +242,10 @@ class Settlement:
         ladder = g.levels["ladder"]
         if self.level != ladder[-1] or self.side_levels[owner] != ladder[-1]:
             return
-        self.top_failed = list(self.top_failed)
         self.top_failed[owner] += 1
         failed = {"side": owner, "failures": self.top_failed[owner]}
         if self.top_failed[owner] >= g.rules.top_failures:
             self.top_failed[owner] = 0
-            self.side_levels = list(self.side_levels)
             self.side_levels[owner] = g.levels["start"]
             failed["back_to"] = nt.rank_name(g.levels["start"])
         result["top_failure"] = failed

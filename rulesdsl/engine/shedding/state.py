@@ -430,15 +430,10 @@ class ShedState(Auction, Settlement, Tribute, EngineState):
         """The rule naming a later hand's leader: then_lead, or its table's `lead` for the
         last hand's outcome."""
         g = self.game
-        if g.rules.then_lead != "table" or not self.results:
-            return g.rules.then_lead if g.rules.then_lead != "table" else "random"
-        last = self.results[-1]
-        order = last.get("order") or []
-        team = next((seats for seats in g.ruleset.teams if order and order[0] in seats), [])
-        places = {s: i + 1 for i, s in enumerate(order)}
-        mates = [s for s in team if s != order[0] and s < g.players] if order else []
-        given = {"mate_place": min((places.get(s, g.players) for s in mates),
-                                   default=g.players),
+        if g.rules.then_lead != "table":
+            return g.rules.then_lead
+        # (a later hand always follows one with a finishing order)
+        given = {"mate_place": self._first_side(self.results[-1]["order"])[1],
                  "players": g.players}
         table = g.ruleset.tables[g.rules.lead_table]
         return str(table.lookup({k: given[k] for k in table.inputs})["lead"])

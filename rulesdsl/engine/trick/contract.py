@@ -5,7 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from ...language import schema as sc
-from ..contract import MISSING, Cards, Contract, Custom, Expr, Hook, PlayReader, Section, Value
+from ..contract import (
+    MISSING,
+    Cards,
+    Contract,
+    Custom,
+    Expr,
+    Hook,
+    PlayReader,
+    Section,
+    Value,
+    option_choice,
+)
 from .play import TrickPlay, trick_result_names
 
 _ = Cards  # (no card lists in this family's play section)
@@ -77,13 +88,9 @@ def _read_captures(reader: PlayReader, value: Any, path: tuple, model: TrickPlay
             model.captures.append((cap["name"], c[1]))
         kitty = cap.get("kitty", False)
         if isinstance(kitty, dict):  # left to an option
-            found = reader.option_value(path + (i, "kitty", "option"), kitty.get("option"))
-            kitty = False if found is None else found[0]
-            for choice in [] if found is None else found[1]:
-                if not isinstance(choice, bool):
-                    reader.error(path + (i, "kitty", "option"), f"option "
-                                 f"{cap['kitty']['option']!r} offers {choice!r}, which is "
-                                 "not true or false", expected="choices: [true, false]")
+            kitty = option_choice(reader, path + (i, "kitty", "option"), kitty.get("option"),
+                                  False, lambda c: isinstance(c, bool), "is not true or false",
+                                  "choices: [true, false]")
         if kitty is True:
             model.kitty_captures.append(cap["name"])
 
@@ -200,7 +207,7 @@ TRICK = Contract(
                           "any: trumps too; none: never.", "allowed", attr="throw_allowed",
                           fragment=_enum("plain", "any", "none"), default="plain"),
                     Value("test", "When a throw stands: units, when no other hand could "
-                          "beat any of its units in that unit's own shape (80分); "
+                          "beat any of its units in that unit's own shape; "
                           "smallest_card, when no other hand holds a card of its suit "
                           "stronger than its smallest card (「以其它玩家手中没有比所甩的牌中最小"
                           "的牌大为甩牌成功」).", "a throw stands when", attr="throw_test",
@@ -208,7 +215,7 @@ TRICK = Contract(
                     Value("ranked_by", "What ranks a play answering a throw against the "
                           "winning one: largest_unit, their largest (then strongest) units "
                           "(the trick engine's default); every_unit, each unit beats its "
-                          "counterpart, largest first (rbtying/shengji's default 'All'); "
+                          "counterpart, largest first; "
                           "highest_card, their highest cards.", "a throw's answers compare by",
                           attr="throw_ranked_by",
                           fragment=_enum("largest_unit", "every_unit", "highest_card"),

@@ -27,11 +27,11 @@ def build_position(game: Any, pos: Position) -> Any:
         raise RulesdslError("cards to deal and a standing declaration are for a scenario in "
                             "the deal (phase: deal)")
     pos.check_deck(rs.deck, nt.format_card, also=pos.to_deal)
-    if pos.phase == "deal":
-        return _in_the_deal(game, pos, TrickState(game))
     level = pos.context.get("level", game.ladder[game.start_level])
     if level not in game.ladder:
         raise RulesdslError(f"level {nt.rank_name(level)} is not on the levels ladder")
+    if pos.phase == "deal":
+        return _in_the_deal(game, pos, TrickState(game), level)
     st = TrickState(game)
     st.seed, st.max_hands, st.hand_no = pos.seed, 1, 0
     dealer = 0 if pos.dealer is None else pos.dealer
@@ -47,15 +47,12 @@ def build_position(game: Any, pos: Position) -> Any:
     return st
 
 
-def _in_the_deal(game: Any, pos: Position, st: Any) -> Any:
+def _in_the_deal(game: Any, pos: Position, st: Any, level: int) -> Any:
     """A hand in its deal: `hands` the cards dealt so far, `to_deal` the cards still to
     deal, one at a time from `turn` on (default seat 0), then the kitty; `declared` the
     declaration standing. Declaring goes on as in a dealt hand: a seat may declare just
     after it is dealt a card it could declare with, and everyone in a last round."""
     rs = game.ruleset
-    level = pos.context.get("level", game.ladder[game.start_level])
-    if level not in game.ladder:
-        raise RulesdslError(f"level {nt.rank_name(level)} is not on the levels ladder")
     n = game.players
     hands = [pos.counts(s, len(rs.deck)) for s in range(n)]
     if len(pos.kitty) != game.kitty_size:

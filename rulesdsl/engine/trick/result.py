@@ -69,14 +69,15 @@ class HandResult:
                 net = (levels if side == "defenders" else -levels) + bonus
                 side = "defenders" if net > 0 else "dealer" if net < 0 else "none"
                 levels = abs(net)
-        if rules.max_levels is not None and levels > rules.max_levels:
-            levels = rules.max_levels  # the cap holds with the bonus too
         signed = levels if side == "defenders" else -levels if side == "dealer" else 0
         if rules.swing is not None:
             values["defender_levels"] = max(signed, 0)
             values["dealer_levels"] = max(-signed, 0)
             formula = g.ruleset.formulas[rules.swing]
             signed = int(formula.evaluate({k: values[k] for k in formula.inputs}))
+        if rules.max_levels is not None:  # the cap holds with the bonus and the swing too
+            cap = rules.max_levels
+            levels, signed = min(levels, cap), max(-cap, min(cap, signed))
         if rules.next_dealer == "climbing_side":
             if signed > 0:
                 next_dealer = "next_player"

@@ -360,9 +360,9 @@ class TrickState(TrickRanking, HandResult, EngineState):
             return False
         if count > cur["count"]:
             return True
-        if count == cur["count"] and (kind >= 52 or cur["kind"] >= 52):
+        if count == cur["count"] and max(kind, cur["kind"]) >= nt.LITTLE_JOKER:
             # jokers' no trump over a suit, the big joker's over the little's
-            return kind > cur["kind"] and kind >= 52
+            return kind > cur["kind"] and kind >= nt.LITTLE_JOKER
         if count == cur["count"] and rules.overcall == "more_or_higher_suit":
             order = rules.suit_order
             return order.index(suit) > order.index(nt.card_suit(cur["kind"]))
@@ -380,8 +380,8 @@ class TrickState(TrickRanking, HandResult, EngineState):
                 self.dealt += 1
                 self.deal_seat = self._next(seat)
                 sel = g.rules.declare_select
-                if (kind >= 52 and g.rules.declare_jokers != "none") or (
-                        sel is not None and kind < 52 and sel(Env(kind, {
+                if (kind >= nt.LITTLE_JOKER and g.rules.declare_jokers != "none") or (
+                        sel is not None and kind < nt.LITTLE_JOKER and sel(Env(kind, {
                             **g.ruleset.options, "trump": None, "level": self.level}))):
                     if self._declarable(seat):
                         self.to_act = seat
