@@ -35,30 +35,38 @@ GOLDEN = {
         "e55982708497e9b2",
     ],
     # A hand jumps 13 levels at most, the overcall bonus included (「可跳1、2、3……13級」).
+    # The saved last trick records its lead's largest unit (last_largest, issue 17); the
+    # play is unchanged (the old digests come back with that field removed).
+    # A throw may hold a demoted tractor (「在甩牌的時候，在可以組成拖拉機的情況下，才允許下放」,
+    # issue 17): new legal leads, and demoted tractors are drawn among their suit's throws.
     "taicang-zhongxin-wu": [
-        "6a4dd89ac6c13814",
-        "bafa8a19a33768be",
-        "7cd2ca93684b7394",
-        "b506e49745657b6e",
-        "b65692660713711e",
+        "a61094ec7a492675",
+        "08d6b53518660f8d",
+        "d0345b061a441d63",
+        "d6fac7626f1b3997",
+        "7b75174cd13a516f",
     ],
     # The defenders' points decide who deals next (「根据闲家抓分情况决定是否换庄」), and a
     # throw stands only if nobody holds a card above its smallest (「以其它玩家手中没有比所甩的牌中
     # 最小的牌大为甩牌成功」) (issue 17).
+    # The saved last trick records its lead's largest unit (last_largest, issue 17); the
+    # play is unchanged (the old digests come back with that field removed).
     "huzhou-hong-wu": [
-        "9d0a0aed7fe431dd",
-        "bd14f211bc3edb7f",
-        "fc011198b3f46bd2",
-        "8985a6b671d72a32",
-        "427fb99a2179fc61",
+        "a1fe39e1aac4a33e",
+        "b8626cc05fd56bed",
+        "7ac5c1d11808e9aa",
+        "8e670d3a3ed3e74c",
+        "d93b64aa3167e7d2",
     ],
     # Only the other three players overcall (「其它三个玩家可以用二张同花色的2反掉」, issue 17).
+    # The saved last trick records its lead's largest unit (last_largest, issue 17); the
+    # play is unchanged (the old digests come back with that field removed).
     "wenling-hong-wu": [
-        "f4d9e37791dbd9ab",
-        "3702521c44419db6",
-        "18c9f62da24ff54f",
-        "2ba3f2d2e9d12e8f",
-        "f93fd775e8129e4b",
+        "c826a2202ad63070",
+        "a32eee8b16f5eca3",
+        "d63fb5f07042be9a",
+        "cbf375af9f85d723",
+        "e58cc9c08a37bb91",
     ],
     # A set that reads as a bomb loses only its 三带二 reading (exclusive: [full_house], issue 16).
     "wenling-duijia-tong": [

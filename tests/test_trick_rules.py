@@ -682,9 +682,6 @@ def test_taicang_smallest_demoted_tractor_is_beaten_by_a_higher_spade_tractor():
     assert last_winner(st) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="known gap in language v1 (docs/language.md): a throw "
-                   "may not include a demoted tractor, so ♣8♣8♣9♣9 + ♣A at level 8 is refused; "
-                   "the seed allows 「在甩牌的時候，在可以組成拖拉機的情況下，才允許下放」")
 def test_taicang_throw_may_contain_a_demoted_tractor():
     # 「在甩牌的時候，在可以組成拖拉機的情況下，才允許下放」
     st = position(TAICANG, ["C8 C8 C9 C9 CA D3", "D4 D4 D4 D4 D4", "D6 D6 D6 D6 D6",

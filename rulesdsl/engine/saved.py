@@ -362,12 +362,15 @@ def _check_trick(r: _Reader, d: dict[str, Any]) -> None:
     tricks_played = r.count(d["tricks_played"], "tricks_played")
     last = d["last_trick"]
     if last is not None:
-        r.record(last, "last_trick", ("winner", "pattern", "size", "units", "group"))
+        r.record(last, "last_trick", ("winner", "pattern", "size", "units", "group",
+                                      "largest"))
         r.seat(last["winner"], "last_trick.winner")
         if not isinstance(last["pattern"], str):
             _fail("last_trick.pattern", f"{_show(last['pattern'])} is not a pattern name")
-        for key in ("size", "units", "group"):
+        for key in ("size", "units", "group", "largest"):
             r.integer(last[key], f"last_trick.{key}", 1, what="a number of cards (1 or more)")
+        if last["largest"] > last["size"]:
+            _fail("last_trick.largest", "is larger than the lead")
     r.log(hand_no)
     r.results(hand_no, lambda result, path: None)
 

@@ -64,16 +64,23 @@ DECLARE = Section(
               default=False),
         Value("self_overcall", "A declarer may overcall themselves in another suit.",
               "a declarer may overcall themselves", fragment=BOOL, default=True),
-        Value("fallback", "When nobody declares.", "when nobody declares",
-              fragment=_enum("turn_up_kitty", "random_suit"), default="random_suit"),
+        Value("fallback", "When nobody declares: turn_up_kitty, the kitty is shown and "
+              "its first card that could be declared names the trump suit, else its "
+              "highest card; first_kitty_card, the kitty's first card names it (a joker: "
+              "no trump); random_suit.", "when nobody declares",
+              fragment=_enum("turn_up_kitty", "first_kitty_card", "random_suit"),
+              default="random_suit"),
         Value("later_fallback", "When nobody declares in a hand after the first (default: "
               "as fallback).", "when nobody declares in a later hand",
-              fragment=_enum("turn_up_kitty", "random_suit"), default=None),
+              fragment=_enum("turn_up_kitty", "first_kitty_card", "random_suit"),
+              default=None),
     ),
     required=("select",),
 )
 
-KITTY_NAMES = ("kitty_points", "last_size", "last_units", "last_group")
+# last_largest: cards in the largest unit of the last trick's lead (a pair 2, a tractor of
+# two pairs 4; a throw's largest component)
+KITTY_NAMES = ("kitty_points", "last_size", "last_units", "last_group", "last_largest")
 
 
 def _result_names(model: TrickPlay) -> list[str]:
@@ -171,9 +178,34 @@ def _finish(reader: PlayReader, section: dict[str, Any], model: TrickPlay) -> No
         reader.error(("play", "result", "pass_must_stop"), "no level is a must_stop level "
                      "to pass", key=True, expected="levels.must_stop: [...], or no "
                      "pass_must_stop")
+    if model.follow_shape == "format":
+        _check_format_patterns(reader)
     if model.next_dealer is None:
         # 「以后每局的胜方为庄家」 is what the swing rulesets play; the table decides otherwise.
         model.next_dealer = "climbing_side" if model.swing is not None else "table"
+
+
+def _check_format_patterns(reader: PlayReader) -> None:
+    """The format ladder reads pairs, larger groups and runs of groups from two up: a
+    pattern it cannot read would be a format nobody is held to."""
+    listed = (reader.data.get("patterns") or {}).get("list") or []
+    for i, entry in enumerate(listed):
+        if not isinstance(entry, dict):
+            continue
+        run = entry.get("run")
+        if isinstance(run, dict):
+            length = run.get("length")
+            low = length.get("min", 1) if isinstance(length, dict) else length
+            if run.get("over") is not None or not isinstance(run.get("group"), int) \
+                    or run.get("group", 0) < 2 or low != 2:
+                reader.error(("patterns", "list", i, "run"), "follow.shape: format reads "
+                             "runs of one group size from 2 up, over the hand's order, "
+                             "from length 2", expected="run: {group: 2, length: {min: 2}}, "
+                             "or another follow.shape")
+        elif "group" not in entry:
+            reader.error(("patterns", "list", i), "follow.shape: format reads only group "
+                         "and run patterns", expected="group or run patterns, or another "
+                         "follow.shape")
 
 
 def _game(ruleset: Any) -> Any:
@@ -192,14 +224,23 @@ TRICK = Contract(
               fragment=_enum("declarer", "random"), default="declarer"),
         Section("kitty", "The kitty at the end of the hand.", "The kitty (底牌)", keys=(
             Hook("capture", "A formula: the points the defenders add when they win the last "
-                 "trick; inputs from kitty_points, last_size, last_units, last_group.",
+                 "trick; inputs from kitty_points, last_size, last_units, last_group, "
+                 "last_largest.",
                  "the kitty formula", attr="kitty_capture", gives=KITTY_NAMES,
                  examples=("kitty_capture",)),
         )),
         Section("follow", "Following the led suit-system.", "Following the lead", keys=(
             Value("shape", "ignore: any cards of the led suit-system (「对牌型无要求」); pairs: "
-                  "as many pairs as the lead holds, when you have them (升级).", "shape",
-                  attr="follow_shape", fragment=_enum("ignore", "pairs"), default="ignore"),
+                  "as many pairs as the lead holds, when you have them; format: the lead's "
+                  "format, walked down a ladder from the lead's own shape (a tractor by a "
+                  "tractor when held, then shorter tractors and pairs, then pairs, then "
+                  "singles): the first rung your hand holds, you play.", "shape",
+                  attr="follow_shape", fragment=_enum("ignore", "pairs", "format"),
+                  default="ignore"),
+            Value("only_tractors_draw_tractors", "With shape format: a rung never asks for "
+                  "adjacent tuples that a unit of the lead did not have (a led four of a "
+                  "kind does not draw a tractor of two pairs).",
+                  "only tractors draw tractors", fragment=BOOL, default=False),
         )),
         Section("throw", "Throws (甩牌): several combinations of one suit-system at once.",
                 "Throws (甩牌)", keys=(
@@ -228,9 +269,13 @@ TRICK = Contract(
                           attr="throw_ruff_match",
                           fragment=_enum("arrangement", "components"),
                           default="arrangement"),
-                    Value("failure", "What is played when a throw fails.",
-                          "a failed throw plays", attr="throw_failure",
-                          fragment=_enum("smallest_card", "smallest_unit"),
+                    Value("failure", "What is played when a throw fails: smallest_card, "
+                          "its smallest card; smallest_unit, the smallest of its units "
+                          "that some other hand could beat; first_blocker_unit, the "
+                          "smallest unit that the first player in turn order able to beat "
+                          "one could beat.", "a failed throw plays", attr="throw_failure",
+                          fragment=_enum("smallest_card", "smallest_unit",
+                                         "first_blocker_unit"),
                           default="smallest_card"),
                     Value("penalty", "Points a failed throw moves to or from the defenders.",
                           "points moved for a failed throw", attr="throw_penalty",

@@ -24,7 +24,8 @@ class TrickPlay:
     later_fallback: str | None = None  # after the first hand (None: as fallback)
     first_dealer: str = "declarer"
     kitty_capture: str | None = None  # a formula's name
-    follow_shape: str = "ignore"
+    follow_shape: str = "ignore"  # or pairs, format
+    only_tractors_draw_tractors: bool = False  # format: no rung adds adjacency to a unit
     throw_allowed: str = "plain"
     throw_test: str = "units"  # or smallest_card
     throw_ranked_by: str = "largest_unit"  # or every_unit, highest_card

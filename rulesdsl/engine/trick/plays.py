@@ -120,6 +120,80 @@ def _extend_runs(hc: HandContext, system: str, entries: list[tuple], chain: list
             _extend_runs(hc, system, entries, chain + [entries[j]], j + 1, g, lo, hi, found)
 
 
+def throw_system(hc: HandContext, cards: Sequence[int]) -> str:
+    """The suit-system a lead is in: its cards' one system, or the one system each card
+    is of or may join (a throw holding a demoted tractor, 下放)."""
+    def make() -> str:
+        systems = {hc.system[k] for k in cards}
+        if len(systems) > 1:
+            for system in sorted(systems):  # type: ignore[type-var]
+                joining = set(_joining(hc, system))
+                if all(hc.system[k] == system or k in joining for k in cards):
+                    return system  # type: ignore[return-value]
+        return hc.system[cards[0]]  # type: ignore[return-value]
+    return hc.memoized(("throw_system", tuple(cards)), make)
+
+
+def joiners(hc: HandContext, system: str) -> tuple[int, ...]:
+    """The kinds of other systems that may join `system` (下放)."""
+    return hc.memoized(("joiners", system), lambda: tuple(
+        k for k in _joining(hc, system) if hc.system[k] != system))
+
+
+def foreign_part(hc: HandContext, counts: Sequence[int], system: str) -> tuple[int, ...]:
+    """The cards of `counts` from other systems that may join `system` (a count vector)."""
+    out = [0] * len(counts)
+    for k in joiners(hc, system):
+        out[k] = counts[k]
+    return tuple(out)
+
+
+def demoted_covers(hc: HandContext, counts: Sequence[int], system: str) \
+        -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Ways to place every foreign card of `counts` inside demoted plays of `system`
+    (disjoint single-pattern plays reaching in from another system, 下放): each way as
+    its plays (sorted card tuples). Empty when the foreign cards cannot all be placed."""
+    counts = list(counts)
+    key = ("covers", system, tuple(counts))
+    return hc.memoized(key, lambda: _demoted_covers(hc, counts, system))
+
+
+def _demoted_covers(hc: HandContext, counts: list[int], system: str) \
+        -> tuple[tuple[tuple[int, ...], ...], ...]:
+    foreign = foreign_part(hc, counts, system)
+    if not any(foreign):
+        return ((),)
+    plays = [p for p in pattern_plays(hc, counts, system)
+             if any(hc.system[k] != system for k in p)]
+    found: list[tuple[tuple[int, ...], ...]] = []
+    left = list(foreign)
+    work = list(counts)
+
+    def search(start: int, chosen: list[tuple[int, ...]]) -> None:
+        if not any(left):
+            found.append(tuple(chosen))
+            return
+        for i in range(start, len(plays)):
+            play = plays[i]
+            need = Counter(play)
+            if any(work[k] < n for k, n in need.items()):
+                continue
+            if any(hc.system[k] != system and left[k] < n for k, n in need.items()):
+                continue
+            for k, n in need.items():
+                work[k] -= n
+                if hc.system[k] != system:
+                    left[k] -= n
+            search(i, chosen + [play])
+            for k, n in need.items():
+                work[k] += n
+                if hc.system[k] != system:
+                    left[k] += n
+
+    search(0, [])
+    return tuple(found)
+
+
 def best_reading(hc: HandContext, cards: Sequence[int]) -> Reading | None:
     return hc.memoized(("best", tuple(cards)), lambda: _best_reading(hc, cards))
 
@@ -142,8 +216,17 @@ def _decompose(hc: HandContext, cards: Sequence[int]) -> list[Unit]:
     counts = [0] * len(hc.place)
     for k in cards:
         counts[k] += 1
-    system = hc.system[cards[0]]
+    system = throw_system(hc, cards)
     units: list[Unit] = []
+    covers = demoted_covers(hc, counts, system)
+    if covers and covers[0]:  # demoted plays first, the strongest way, then the rest
+        def strength(cover: tuple[tuple[int, ...], ...]) -> tuple:
+            return tuple(sorted(((len(p), best_reading(hc, p).key)  # type: ignore[union-attr]
+                                 for p in cover), reverse=True))
+        for play in max(covers, key=strength):
+            for k in play:
+                counts[k] -= 1
+            units.append(Unit(play, best_reading(hc, play)))  # type: ignore[arg-type]
     while sum(counts):
         best: tuple[int, ...] | None = None
         best_reading_: Reading | None = None

@@ -10,7 +10,16 @@ from typing import Any
 from ... import notation as nt
 from ...model.hand import TRUMP, HandContext
 from ...model.patterns import beats
-from .plays import Unit, arrange_as, best_reading, card_readings, decompose, primary, shape_of
+from .plays import (
+    Unit,
+    arrange_as,
+    beatable_unit,
+    best_reading,
+    card_readings,
+    decompose,
+    primary,
+    shape_of,
+)
 
 
 class TrickRanking:
@@ -24,6 +33,7 @@ class TrickRanking:
     _event: Any  # TrickState's: log an event
     _dealer_team: Any  # TrickState's: the dealer's team
     _lead_system: Any  # TrickState's: the suit-system followers must follow
+    _next: Any  # TrickState's: the next seat in turn
 
     def _resolve_throw(self, seat: int, cards: list[int]) -> list[int]:
         """A multi-combination lead stands only if nobody could beat any part of it."""
@@ -31,9 +41,10 @@ class TrickRanking:
         if card_readings(hc, cards):
             return cards
         units = decompose(hc, cards)
-        others = [self.hands[s] for s in range(self.game.players) if s != seat]
-        from .plays import beatable_unit
-
+        in_turn = [seat]
+        while len(in_turn) < self.game.players:
+            in_turn.append(self._next(in_turn[-1]))
+        others = [self.hands[s] for s in in_turn[1:]]  # in turn order
         rules = self.game.rules
         if rules.throw_test == "smallest_card":
             # 「以其它玩家手中没有比所甩的牌中最小的牌大为甩牌成功」
@@ -47,7 +58,11 @@ class TrickRanking:
         if not weak:
             self._event(type="throw", seat=seat, cards=nt.format_cards(cards), ok=True)
             return cards
-        if rules.throw_failure == "smallest_unit":
+        if rules.throw_failure == "first_blocker_unit":
+            # the first player in turn order who could beat a unit stops the throw
+            blocker = next(h for h in others if any(beatable_unit(hc, u, [h]) for u in weak))
+            weak = [u for u in weak if beatable_unit(hc, u, [blocker])]
+        if rules.throw_failure != "smallest_card":
             forced = list(min(weak, key=lambda u: (u.reading.size, u.reading.key)).cards)
         else:
             forced = [min(cards, key=lambda k: hc.strength[k])]

@@ -35,7 +35,8 @@ class HandResult:
         if g.team_of[last["winner"]] != dealer_team and rules.kitty_capture is not None:
             formula = g.ruleset.formulas[rules.kitty_capture]
             given = {"kitty_points": kitty_points, "last_size": last["size"],
-                     "last_units": last["units"], "last_group": last.get("group", 1)}
+                     "last_units": last["units"], "last_group": last.get("group", 1),
+                     "last_largest": last.get("largest", last["size"])}
             capture = int(formula.evaluate({k: given[k] for k in formula.inputs}))
             self.defender_points += capture
         if g.team_of[last["winner"]] != dealer_team:

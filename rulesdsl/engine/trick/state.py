@@ -16,25 +16,21 @@ from typing import Any
 
 from ... import notation as nt
 from ...errors import RulesdslError
-from ...model.hand import TRUMP, HandContext
+from ...model.hand import HandContext
 from ...model.ruleset import Ruleset
 from ...runtime.expressions import Env
 from ..base import Action, EngineState, IllegalAction, Position, json_copy, restore_state
 from ..multiset import (
-    SubmultisetTable,
     count_submultisets,
-    count_with_pairs,
     iter_submultisets,
-    iter_with_pairs,
     sample_submultiset,
-    sample_with_pairs,
 )
 from . import building
+from .following import TrickFollowing
+from .leads import TrickLeads
 from .plays import (
     best_reading,
-    card_readings,
-    foreign_members,
-    pattern_plays,
+    decompose,
 )
 from .ranking import TrickRanking
 from .result import HandResult
@@ -45,35 +41,6 @@ PASS = Action("pass")
 def _group_size(cards: tuple[int, ...]) -> int:
     """Cards per step of one combination: every kind in it appears this often."""
     return min(Counter(cards).values()) if cards else 1
-
-
-class _Follow:
-    """What a follower may play, worked out once per (hand, lead) and remembered: choose
-    `m` cards from `counts` (with at least `need` pairs) on top of the `fixed` cards."""
-
-    __slots__ = ("counts", "m", "fixed", "need", "table")
-
-    def __init__(self, counts: list[int], m: int, fixed: list[int], need: int):
-        self.counts, self.m, self.fixed, self.need = counts, m, fixed, need
-        self.table = SubmultisetTable(counts, m) if not need else None
-
-    def count(self) -> int:
-        if self.table is not None:
-            return self.table.count(self.m)
-        return count_with_pairs(self.counts, self.m, self.need)
-
-    def sample(self, rng: random.Random) -> list[int]:
-        if self.table is not None:
-            return self.table.sample(self.m, rng)
-        return sample_with_pairs(self.counts, self.m, self.need, rng)
-
-    def picks(self) -> Iterator[list[int]]:
-        """Every legal follow as a count vector, fixed cards included."""
-        fixed = self.fixed
-        picks = self.table.iterate(self.m) if self.table is not None else \
-            iter_with_pairs(self.counts, self.m, self.need)
-        for pick in picks:
-            yield [a + b for a, b in zip(pick, fixed)]
 
 
 class TrickGame:
@@ -140,7 +107,7 @@ def _hand_text(counts: list[int]) -> str:
                      for k, c in enumerate(counts) if c])
 
 
-class TrickState(TrickRanking, HandResult, EngineState):
+class TrickState(TrickLeads, TrickFollowing, TrickRanking, HandResult, EngineState):
     """One match of a trick-family game, hand after hand."""
 
     family = "trick"
@@ -427,9 +394,12 @@ class TrickState(TrickRanking, HandResult, EngineState):
         self.to_act = self.dealer
         self.leader = self.dealer
 
-    def _fallback_suit(self) -> str:
+    def _fallback_suit(self) -> str | None:
         g = self.game
         rule = g.rules.fallback if self.hand_no == 0 else g.rules.later_fallback
+        if rule == "first_kitty_card" and self.kitty:
+            self._event(type="turn_up_kitty", cards=nt.format_cards(self.kitty))
+            return nt.card_suit(self.kitty[0])  # a joker: no trump (None)
         if rule == "turn_up_kitty":
             self._event(type="turn_up_kitty", cards=nt.format_cards(self.kitty))
             sel = g.rules.declare_select
@@ -502,53 +472,6 @@ class TrickState(TrickRanking, HandResult, EngineState):
                 have = hand[kind] if kind < len(hand) else 0
                 raise IllegalAction(f"you hold {have} × {nt.format_card(kind)}, not {n}")
 
-    def _throwable(self, system: str) -> bool:
-        allowed = self.game.rules.throw_allowed
-        return allowed == "any" or (allowed == "plain" and system != TRUMP)
-
-    def _lead_system(self) -> str:
-        """The suit-system followers must follow: the lead's reading's (a demoted tractor
-        belongs to its natural suit), else its cards'."""
-        hc = self.hc
-        cards = self.trick[0][1]
-        rd = best_reading(hc, cards)  # remembered: asked on every follow check
-        return rd.system if rd is not None and rd.system else hc.system[cards[0]]  # type: ignore
-
-    def _check_lead(self, cards: tuple[int, ...]) -> None:
-        hc = self.hc
-        if card_readings(hc, cards):
-            return
-        systems = {hc.system[k] for k in cards}
-        if len(systems) != 1:
-            raise IllegalAction("a lead is all of one suit-system (one plain suit, or trumps)")
-        system = systems.pop()
-        if len(cards) >= 2 and self._throwable(system):
-            return
-        what = "trumps" if system == TRUMP else "cards"
-        raise IllegalAction(f"these {what} form no pattern, and a throw is not allowed here")
-
-    def _check_follow(self, seat: int, cards: tuple[int, ...]) -> None:
-        hc = self.hc
-        lead = self.trick[0][1]
-        n = len(lead)
-        if len(cards) != n:
-            raise IllegalAction(f"follow with {n} card(s), not {len(cards)}")
-        system = self._lead_system()
-        hand = self.hands[seat]
-        held = sum([hand[k] for k in hc.kinds_of.get(system, ())])
-        played = sum(1 for k in cards if hc.system[k] == system)
-        name = "trumps" if system == TRUMP else f"{nt.SUIT_PICTURES.get(system, system)}"
-        if held >= n and played < n:
-            raise IllegalAction(f"you hold {held} {name}: follow with {n} of them")
-        if held < n and played < held:
-            raise IllegalAction(f"play all your {held} {name} before other cards")
-        need = self._pairs_required(seat)
-        if need:
-            pairs = sum(c // 2 for c in Counter(cards).values())
-            if pairs < need:
-                raise IllegalAction(f"follow the shape: play {need} pair(s) of {name}, "
-                                    f"you hold them")
-
     # ------------------------------------------------------------ enumeration
 
     def _iter_actions(self) -> Iterator[Action]:
@@ -574,86 +497,6 @@ class TrickState(TrickRanking, HandResult, EngineState):
         """Card kinds that keep `partial` on the way to a legal action (building.py)."""
         return building.addable(self, partial)
 
-    def _pairs_required(self, seat: int) -> int:
-        """Pairs a follower must show (`follow.shape: pairs`), 0 when the shape is free."""
-        if self.game.rules.follow_shape != "pairs":
-            return 0
-        hc = self.hc
-        lead = self.trick[0][1]
-        n = len(lead)
-        system = self._lead_system()
-        hand = self.hands[seat]
-        suit = [hand[k] for k in hc.kinds_of.get(system, ())]
-        if sum(suit) < n:
-            return 0  # all of the suit is played anyway
-        lead_pairs = sum(c // 2 for c in Counter(lead).values())
-        return min(lead_pairs, sum(c // 2 for c in suit), n // 2)
-
-    def _follow_space(self, seat: int):
-        """(counts to choose from, how many, iterator factory, fixed cards, pairs needed).
-        The lists are shared with a memo: read them, do not change them."""
-        f = self._follow(seat)
-        return f.counts, f.m, f.picks, f.fixed, f.need
-
-    def _follow(self, seat: int) -> _Follow:
-        """The follows open to `seat`, remembered per (hand, lead): a follow is often
-        checked, counted and sampled in the same position."""
-        hand = self.hands[seat]
-        lead = self.trick[0][1]
-        key = ("follow", tuple(hand), tuple(lead))
-        return self.hc.memoized(key, lambda: self._make_follow(seat))
-
-    def _make_follow(self, seat: int) -> _Follow:
-        hc = self.hc
-        lead = self.trick[0][1]
-        n = len(lead)
-        system = self._lead_system()
-        hand = self.hands[seat]
-        in_suit = [0] * len(hand)
-        for k in hc.kinds_of.get(system, ()):
-            in_suit[k] = hand[k]
-        held = sum(in_suit)
-        if held >= n:
-            counts, m, fixed = in_suit, n, [0] * len(hand)
-        else:
-            counts = [c - s for c, s in zip(hand, in_suit)]
-            m, fixed = n - held, in_suit
-        return _Follow(counts, m, fixed, self._pairs_required(seat))
-
-    def _lead_parts(self, seat: int) -> tuple[list[list[int]], list[tuple[int, ...]]]:
-        """Leads: any cards of throwable systems, and the pattern plays of the others."""
-        hc = self.hc
-        hand = self.hands[seat]
-        systems = {hc.system[k] for k, c in enumerate(hand) if c}
-        systems |= {alt.system for k, c in enumerate(hand) if c
-                    for alt in hc.alternates.get(k, [])}
-        systems = sorted(systems)  # type: ignore
-        throw_systems: list[list[int]] = []
-        patterns: set[tuple[int, ...]] = set()
-        for system in systems:
-            counts = [0] * len(hand)
-            for k in hc.kinds_of.get(system, ()):
-                counts[k] = hand[k]
-            if self._throwable(system):
-                throw_systems.append(counts)
-                # Demoted patterns reach into this suit from another system (下放), never
-                # without a card of another system that may join it.
-                if any(hand[k] for k in foreign_members(hc, system)):
-                    patterns.update(p for p in pattern_plays(hc, hand, system)
-                                    if any(hc.system[k] != system for k in p))
-            else:
-                patterns.update(pattern_plays(hc, hand, system))
-        return throw_systems, sorted(patterns)
-
-    def _iter_leads(self, seat: int) -> Iterator[Action]:
-        throw_systems, patterns = self._lead_parts(seat)
-        for play in patterns:
-            yield Action.of("play", play)
-        for counts in throw_systems:
-            for size in range(1, sum(counts) + 1):
-                for pick in iter_submultisets(counts, size):
-                    yield Action.of("play", self._cards(pick))
-
     def _count_actions(self) -> int:
         if self.phase == "over":
             return 0
@@ -665,14 +508,7 @@ class TrickState(TrickRanking, HandResult, EngineState):
         if self.phase == "bury":
             return count_submultisets(hand, self.game.kitty_size)
         if not self.trick:
-            throw_systems, patterns = self._lead_parts(seat)
-            total = len(patterns)
-            for counts in throw_systems:
-                prod = 1
-                for c in counts:
-                    prod *= c + 1
-                total += prod - 1
-            return total
+            return self._count_leads(seat)
         return self._follow(seat).count()
 
     def sample_action(self, rng: random.Random) -> Action:
@@ -689,31 +525,7 @@ class TrickState(TrickRanking, HandResult, EngineState):
             pick = sample_submultiset(hand, self.game.kitty_size, rng)
             return Action.of("bury", self._cards(pick))
         if not self.trick:
-            throw_systems, patterns = self._lead_parts(seat)
-            weights = [len(patterns)]
-            for counts in throw_systems:
-                prod = 1
-                for c in counts:
-                    prod *= c + 1
-                weights.append(prod - 1)
-            r = rng.randrange(sum(weights))
-            if r < weights[0]:
-                return Action.of("play", patterns[r])
-            r -= weights[0]
-            for counts, w in zip(throw_systems, weights[1:]):
-                if r < w:
-                    # One table counts every size and samples the chosen one.
-                    table = SubmultisetTable(counts, sum(counts))
-                    sizes = [table.count(m) for m in range(sum(counts) + 1)]
-                    sizes[0] = 0
-                    x = rng.randrange(sum(sizes))
-                    for m, ways in enumerate(sizes):
-                        if x < ways:
-                            pick = table.sample(m, rng)
-                            return Action.of("play", self._cards(pick))
-                        x -= ways
-                r -= w
-            raise AssertionError("lead sampling fell through")  # pragma: no cover
+            return self._sample_lead(seat, rng)
         follow = self._follow(seat)
         pick = follow.sample(rng)
         return Action.of("play", self._cards([a + b for a, b in zip(pick, follow.fixed)]))
@@ -794,6 +606,9 @@ class TrickState(TrickRanking, HandResult, EngineState):
             # cards per step of the winning play's largest combination: 1 single, 2 pair
             # or tractor of pairs, 3 triple (掀底 「如果是对或者拖拉机掀底，则再加倍」)
             "group": max((_group_size(u.cards) for u in won_with), default=1),
+            # cards in the lead's largest unit (shengji's kitty multiplier 「2 × size」)
+            "largest": len(self.trick[0][1]) if lead_rd else
+            max(len(u.cards) for u in decompose(self.hc, self.trick[0][1])),
         }
         self._event(type="trick", winner=winner, points=points,
                     pattern=self.last_trick["pattern"])
