@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import notation as nt
 from .engine.base import IllegalAction
 from .errors import RulesdslError
 
@@ -50,6 +51,13 @@ def run_scenario(ruleset: Any, item: dict[str, Any]) -> Failure | None:
             if wrong is not None:
                 return wrong, ("expect", key)
             continue
+        if key == "context":
+            wanted = item.get("context_expect") or {}
+            got = {name: state.hc.values.get(name) for name in wanted}
+            if got != wanted:
+                return (f"expected context {_shown(state, wanted)}, got {_shown(state, got)}",
+                        ("expect", key))
+            continue
         got = _observed(state, key)
         if key in ("result", "points"):
             wrong = _mismatch(got, want, "")
@@ -62,6 +70,17 @@ def run_scenario(ruleset: Any, item: dict[str, Any]) -> Failure | None:
         elif got != want:
             return f"expected {key} {want!r}, got {got!r}", ("expect", key)
     return None
+
+
+def _shown(state: Any, context: dict[str, Any]) -> str:
+    """Context values as a rule file writes them (a suit or none, a rank's or tile's name)."""
+    parts = []
+    for name, value in context.items():
+        kind = state.hc.ruleset.context[name].type
+        text = "none" if value is None else nt.rank_name(value) if kind == "rank" else \
+            nt.format_tile(value) if kind == "tile" else str(value)
+        parts.append(f"{name}: {text}")
+    return "{" + ", ".join(parts) + "}"
 
 
 def _actions_differ(state: Any, wanted: list[tuple[str, Any]]) -> str | None:

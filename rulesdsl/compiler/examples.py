@@ -193,9 +193,11 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
 def _context_value(t: str, value: Any) -> Any:
     if t == "suit":
         text = str(value)
+        if text == "none":  # no suit: a hand with no trump suit (无主)
+            return None
         text = nt.SUIT_SYMBOLS.get(text, text)
         if text not in nt.SUITS:
-            raise NotationError(f"{value!r} is not a suit; write S, H, D or C")
+            raise NotationError(f"{value!r} is not a suit; write S, H, D, C or none")
         return text
     if t == "rank":
         return nt.rank_value(value)

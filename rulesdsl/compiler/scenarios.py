@@ -13,7 +13,7 @@ from ..runtime.expressions import TILE
 
 # What `expect:` of a scenario may assert (docs/language.md, "Play scenarios").
 EXPECT_KEYS = ("to_act", "winner", "points", "result", "returns", "terminal", "phase",
-               "actions")
+               "actions", "context")
 
 
 def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[str, Any]) -> bool:
@@ -106,9 +106,12 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
     side_levels: dict[int, int] = {}
     top_failed: dict[int, int] = {}
     between = [k for k in ("last_order", "side_levels", "top_failed") if k in ex]
-    if between and compiler.contract.family != "shedding":
+    family = compiler.contract.family
+    if family == "trick":
+        between = [k for k in between if k != "side_levels"]
+    if between and family != "shedding":
         err((between[0],), f"{between[0]!r} is for shedding scenarios", key=True)
-    elif between:
+    elif between or "side_levels" in ex:
         if "last_order" in ex:
             order = [seat(x, ("last_order", j)) for j, x in enumerate(ex["last_order"])]
             if None not in order:
@@ -132,17 +135,21 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
                     table[index] = value
     to_deal: list[int] = []
     declared = None
-    for key in ("to_deal", "declared"):
+    overcall, hand_no = False, 1
+    for key in ("to_deal", "declared", "hand_number"):
         if key in ex and (compiler.contract.family != "trick"):
-            err((key,), f"{key!r} is for trick scenarios in the deal", key=True)
+            where = " in the deal" if key == "to_deal" else ""
+            err((key,), f"{key!r} is for trick scenarios{where}", key=True)
     if compiler.contract.family == "trick":
         to_deal = kinds(ex.get("to_deal", ""), ("to_deal",))
         if "declared" in ex:
             d = ex["declared"]
             s_ = seat(d.get("seat"), ("declared", "seat"))
             cards = kinds(d.get("cards", ""), ("declared", "cards"))
+            overcall = d.get("overcall", False) is True
             if s_ is not None and cards:
                 declared = (s_, cards)
+        hand_no = ex.get("hand_number", 1)
     dealer = seat(ex["dealer"], ("dealer",)) if "dealer" in ex else None
     turn = seat(ex["turn"], ("turn",)) if "turn" in ex else None
     item["position"] = Position(
@@ -152,7 +159,8 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
         wall_end=kinds(ex.get("wall_end", ""), ("wall_end",)),
         tiles_left=ex.get("tiles_left"), melds=melds, discards=discards, bid=ex.get("bid"),
         flowers=flowers, drawn=drawn, last_order=last_order, side_levels=side_levels,
-        top_failed=top_failed, to_deal=to_deal, declared=declared)
+        top_failed=top_failed, to_deal=to_deal, declared=declared, overcall=overcall,
+        hand=hand_no)
     steps = []
     for j, text in enumerate(ex.get("actions") or []):
         act = _action(text, ("actions", j), err)
@@ -182,6 +190,11 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
             for key in ("to_act", "winner"):
                 if expect.get(key) is not None:
                     seat(expect[key], ("expect", key))
+            if "context" in expect and compiler.contract.family == "tiles":
+                err(("expect", "context"), "an expected context is for card scenarios",
+                    key=True)
+            elif "context" in expect:  # the hand's context as the engine decided it
+                item["context_expect"] = _expected_context(compiler, expect["context"], err)
             if "actions" in expect:  # every legal action, exactly
                 listed = expect["actions"]
                 if not isinstance(listed, list):
@@ -194,6 +207,26 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
     if not (steps or item["legal"] or illegal or expect):
         err((), "a scenario asserts nothing", expected="actions, legal, illegal or expect")
     return ok
+
+
+def _expected_context(compiler: Any, given: Any, err: Any) -> dict[str, Any]:
+    from .examples import _context_value
+
+    out: dict[str, Any] = {}
+    if not isinstance(given, dict):
+        err(("expect", "context"), "an expected context is a mapping",
+            expected="context: {trump: H}")
+        return out
+    for name, value in given.items():
+        if name not in compiler.context:
+            err(("expect", "context", name), f"unknown context value {name!r}", key=True,
+                expected="a name declared under context")
+            continue
+        try:
+            out[name] = _context_value(compiler.context[name].type, value)
+        except NotationError as exc:
+            err(("expect", "context", name), str(exc))
+    return out
 
 
 def _action(text: Any, where: tuple, err: Any) -> Action | None:

@@ -221,6 +221,10 @@ class Position:
     # declaration standing (seat, its cards)
     to_deal: list[int] = field(default_factory=list)
     declared: tuple[int, list[int]] | None = None
+    # trick, in play: the standing declaration was an overcall (its cards earn the
+    # overcall bonus); the hand's number in the match, from 1
+    overcall: bool = False
+    hand: int = 1
     seed: int = 0
 
     def check_deck(self, deck: list[int], show: Callable[[int], str],

@@ -517,10 +517,15 @@ EXAMPLE = {
                        "play", "auction", "deal"),
         "to_deal": _s("Scenario (trick, phase deal): the cards still to deal, in order, one "
                       "at a time from `turn`; then the kitty.", "H2 S9 D2", "S2"),
-        "declared": _obj("Scenario (trick, phase deal): the declaration standing.",
+        "declared": _obj("Scenario (trick): the declaration standing (in the deal), or "
+                         "the one the hand was declared by (in play).",
                          {"seat": _int("Its seat.", 0, 7, 0, 1),
-                          "cards": _s("Its cards: one card, or copies of one.", "H2", "H2 H2")},
+                          "cards": _s("Its cards: one card, or copies of one.", "H2", "H2 H2"),
+                          "overcall": _bool("In play: it overcalled another declaration "
+                                            "(its cards earn the overcall bonus).")},
                          ["seat", "cards"]),
+        "hand_number": _int("Scenario (trick): the hand's number in the match, from 1 (rules for "
+                            "hands after the first: later_fallback).", 1, 10000, 1, 2),
         "turn": _int("Scenario: the seat to act first (default: the engine's own rule, e.g. "
                      "the first lead).", 0, 7, 0, 1),
         "last_order": {"type": "array", "minItems": 2, "maxItems": 8,
@@ -531,8 +536,10 @@ EXAMPLE = {
                                       "of the first out's side, who leads).",
                        "examples": [[1, 3, 0, 2]]},
         "side_levels": {"type": "object",
-                        "description": "Scenario (shedding, with levels): each side's level "
-                                       "(side → rank; default: the hand's level).",
+                        "description": "Scenario (with levels): each side's level (side "
+                                       "→ rank; default: the hand's level; in the trick "
+                                       "family the dealer's side stands at the context's "
+                                       "level, the other at the ladder's start).",
                         "additionalProperties": {"type": ["string", "integer"],
                                                  "description": "A level.",
                                                  "examples": ["A", 5]},

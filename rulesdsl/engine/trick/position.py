@@ -23,9 +23,13 @@ def build_position(game: Any, pos: Position) -> Any:
         raise RulesdslError(f"the trick engine starts a scenario in {', '.join(PHASES)}, "
                             f"not {pos.phase!r}")
     rs = game.ruleset
-    if pos.phase != "deal" and (pos.to_deal or pos.declared is not None):
-        raise RulesdslError("cards to deal and a standing declaration are for a scenario in "
-                            "the deal (phase: deal)")
+    if pos.phase != "deal" and pos.to_deal:
+        raise RulesdslError("cards to deal are for a scenario in the deal (phase: deal)")
+    if pos.phase == "deal" and pos.overcall:
+        raise RulesdslError("in the deal a standing declaration is an overcall only once "
+                            "made there: declare it as an action")
+    if type(pos.hand) is not int or not 1 <= pos.hand <= 10_000:
+        raise RulesdslError("hand_number: the hand's number in the match, from 1")
     pos.check_deck(rs.deck, nt.format_card, also=pos.to_deal)
     level = pos.context.get("level", game.ladder[game.start_level])
     if level not in game.ladder:
@@ -33,10 +37,20 @@ def build_position(game: Any, pos: Position) -> Any:
     if pos.phase == "deal":
         return _in_the_deal(game, pos, TrickState(game), level)
     st = TrickState(game)
-    st.seed, st.max_hands, st.hand_no = pos.seed, 1, 0
+    st.seed, st.hand_no = pos.seed, pos.hand - 1
+    st.max_hands = pos.hand
     dealer = 0 if pos.dealer is None else pos.dealer
-    st.team_levels = [game.start_level] * len(rs.teams)
-    st.team_levels[game.team_of[dealer]] = game.ladder.index(level)
+    st.team_levels = _side_levels(game, pos, dealer, level)
+    if pos.declared is not None:
+        seat, cards = pos.declared
+        if not 0 <= seat < game.players or not cards or len(set(cards)) != 1:
+            raise RulesdslError("the declaration is one card, or copies of one card")
+        if nt.card_suit(cards[0]) != pos.context.get("trump"):
+            raise RulesdslError("the declaration names the hand's trump: a card of the "
+                                "trump suit (a joker for none)")
+        st.declaration = {"seat": seat, "kind": cards[0], "count": len(cards),
+                          "overcalled": pos.overcall,
+                          "overcall_cards": len(cards) if pos.overcall else 0}
     st.dealer, st.phase = dealer, "play"
     st.hands = [pos.counts(s, len(rs.deck)) for s in range(game.players)]
     st.kitty = list(pos.kitty)
@@ -58,11 +72,10 @@ def _in_the_deal(game: Any, pos: Position, st: Any, level: int) -> Any:
     if len(pos.kitty) != game.kitty_size:
         raise RulesdslError(f"a hand in the deal names its kitty: {game.kitty_size} cards, "
                             f"not {len(pos.kitty)}")
-    st.seed, st.max_hands, st.hand_no = pos.seed, 1, 0
-    st.team_levels = [game.start_level] * len(rs.teams)
+    st.seed, st.hand_no = pos.seed, pos.hand - 1
+    st.max_hands = pos.hand
     st.dealer = pos.dealer
-    if pos.dealer is not None:
-        st.team_levels[game.team_of[pos.dealer]] = game.ladder.index(level)
+    st.team_levels = _side_levels(game, pos, pos.dealer, level)
     st.level = level
     st.phase = "deal"
     dealt = [k for h in hands for k, c in enumerate(h) for _ in range(c)]
@@ -84,3 +97,24 @@ def _in_the_deal(game: Any, pos: Position, st: Any, level: int) -> Any:
     st._event(type="position", dealer=pos.dealer, trump=None, level=level)
     st._advance()
     return st
+
+
+def _side_levels(game: Any, pos: Position, dealer: int | None, level: int) -> list[int]:
+    """Each side's level (ladder index): `side_levels` where given; the dealer's side at
+    the hand's level, the others at the ladder's start."""
+    levels = [game.start_level] * len(game.ruleset.teams)
+    for side, rank in pos.side_levels.items():
+        if not 0 <= side < len(levels):
+            raise RulesdslError(f"side_levels: no side {side}; the sides are 0 to "
+                                f"{len(levels) - 1}")
+        if rank not in game.ladder:
+            raise RulesdslError(f"side_levels: {nt.rank_name(rank)} is not on the levels "
+                                "ladder")
+        levels[side] = game.ladder.index(rank)
+    if dealer is not None:
+        side = game.team_of[dealer]
+        if side in pos.side_levels and pos.side_levels[side] != level:
+            raise RulesdslError(f"side_levels: the dealer's side plays at the hand's level "
+                                f"{nt.rank_name(level)}, not {nt.rank_name(pos.side_levels[side])}")
+        levels[side] = game.ladder.index(level)
+    return levels
