@@ -22,6 +22,7 @@ def run_scenario(ruleset: Any, item: dict[str, Any]) -> Failure | None:
         state = ruleset.game().position(item["position"])
     except RulesdslError as exc:
         return f"the position cannot be built: {exc}", ("hands",)
+    start = len(state.log)  # the events the actions make follow
     for j, (text, action) in enumerate(item["steps"]):
         if state.is_terminal():
             return f"action {j} {text!r}: the hand is already over", ("actions", j)
@@ -51,6 +52,11 @@ def run_scenario(ruleset: Any, item: dict[str, Any]) -> Failure | None:
             if wrong is not None:
                 return wrong, ("expect", key)
             continue
+        if key == "events":
+            wrong = _events_missing(state.log[start:], want)
+            if wrong is not None:
+                return wrong, ("expect", key)
+            continue
         if key == "context":
             wanted = item.get("context_expect") or {}
             got = {name: state.hc.values.get(name) for name in wanted}
@@ -69,6 +75,20 @@ def run_scenario(ruleset: Any, item: dict[str, Any]) -> Failure | None:
                 return f"expected {key}{where} {w!r}, got {g!r}", ("expect", key)
         elif got != want:
             return f"expected {key} {want!r}, got {got!r}", ("expect", key)
+    return None
+
+
+def _events_missing(logged: list[dict[str, Any]], wanted: list[Any]) -> str | None:
+    """The first wanted event (a subset of one) not logged, in order, by the actions."""
+    at = 0
+    for want in wanted:
+        while at < len(logged) and _mismatch(logged[at], want, "") is not None:
+            at += 1
+        if at == len(logged):
+            kinds = ", ".join(str(e.get("type")) for e in logged[-12:])
+            return (f"expected an event {repr(want)[:200]} (in order); the actions logged: "
+                    f"{kinds}")
+        at += 1
     return None
 
 

@@ -13,7 +13,7 @@ from ..runtime.expressions import TILE
 
 # What `expect:` of a scenario may assert (docs/language.md, "Play scenarios").
 EXPECT_KEYS = ("to_act", "winner", "points", "result", "returns", "terminal", "phase",
-               "actions", "context")
+               "actions", "context", "events")
 
 
 def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[str, Any]) -> bool:
@@ -190,6 +190,11 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
             for key in ("to_act", "winner"):
                 if expect.get(key) is not None:
                     seat(expect[key], ("expect", key))
+            events = expect.get("events")
+            if "events" in expect and not (isinstance(events, list) and all(
+                    isinstance(e, dict) for e in events)):
+                err(("expect", "events"), "expected events are a list of mappings",
+                    expected="events: [{type: wall_phase, phase: live_tile}]")
             if "context" in expect and compiler.contract.family == "tiles":
                 err(("expect", "context"), "an expected context is for card scenarios",
                     key=True)

@@ -34,7 +34,7 @@ from .base import MATCH_HAND_LIMIT
 
 MELD_KINDS = ("chow", "pung", "kong")
 CLAIM_KINDS = ("win", "kong", "pung", "chow")
-TILE_SOURCES = ("deal", "wall", "claim", "kong", "bonus")
+TILE_SOURCES = ("deal", "wall", "claim", "kong", "bonus", "kong_bonus")
 SUITED_HONOR = 34  # tile kinds 0..33 form sets; 34.. are flowers
 _CARD_OF = {nt.format_card(k): k for k in range(nt.CARD_KINDS)}
 # What the engines and these checks read from a logged event of each type.

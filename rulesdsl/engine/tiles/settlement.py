@@ -9,6 +9,9 @@ from ...runtime.expressions import Env
 from .hand import ScoringHand, TileSet
 
 SUITED_HONOR = 34  # kinds 0..33 take part in sets; 34.. are flowers
+# Draw sources (TileState.source) that end a kong's, or a bonus tile's, replacement chain.
+KONG_DRAWS = ("kong", "kong_bonus")
+BONUS_DRAWS = ("bonus", "kong_bonus")
 
 
 class Settlement:
@@ -44,8 +47,9 @@ class Settlement:
             winner=seat == winner,
             win_tile=win_tile if win_tile is not None else self.drawn,
             self_drawn=self_drawn and seat == winner,
-            kong_replacement=seat == winner and self_drawn and self.source == "kong",
-            flower_replacement=seat == winner and self_drawn and self.source == "bonus",
+            # a kong's replacement chain may pass through bonus tiles (kong_bonus)
+            kong_replacement=seat == winner and self_drawn and self.source in KONG_DRAWS,
+            flower_replacement=seat == winner and self_drawn and self.source in BONUS_DRAWS,
             robbed_kong=robbed and seat == winner,
             seat_wind=self._seat_wind(seat),
             discarded_wild=self.wild_discarded[seat],
@@ -62,7 +66,7 @@ class Settlement:
             hand = self._scoring_hand(seat, winner, win_tile, self_drawn, robbed)
             scores.append(score_hand(g.ruleset, hand, context, None))
         totals = [float(s.total) for s in scores]
-        liable = self._liable(winner, discarder)
+        liable = None if robbed else self._liable(winner, discarder, win_tile)
         if liable is not None and g.rules.liable_total_zero:
             totals[liable] = 0.0  # 「被包方的牌点归零处理」
         rules = g.rules
@@ -115,12 +119,13 @@ class Settlement:
         values = self.game.ruleset.context_values({"turned": self.turned})
         return bool(rule(Env(None, {**values, "seen": seen})))
 
-    def _liable(self, winner: int, discarder: int | None) -> int | None:
-        """包三家: a live tile discarded in the live-tile phase that lets someone win."""
+    def _liable(self, winner: int, discarder: int | None, tile: int | None) -> int | None:
+        """包三家: a live tile discarded in the live-tile phase that lets someone win (a
+        robbed kong is no discard)."""
         if discarder is None or not self.live_discards:
             return None
         last = self.live_discards[-1]
-        if last["seat"] != discarder or not last["live"]:
+        if last["seat"] != discarder or last["tile"] != tile or not last["live"]:
             return None
         # Not liable when every tile in the discarder's hand was live and they were not
         # ready (「…手里全是生牌，同时还没听牌时…不按包三家处理」).

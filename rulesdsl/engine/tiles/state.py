@@ -233,6 +233,7 @@ class TileState(Settlement, EngineState):
             "discards": [nt.format_tiles(d) for d in self.discards],
             "turned": nt.format_tile(self.turned),
             "wall_left": self.back - self.front,
+            "wall_phase": self._wall_phase() if self.wall else None,
             "dealer": self.dealer,
             "to_act": self.to_act,
             "phase": self.phase,
@@ -315,11 +316,33 @@ class TileState(Settlement, EngineState):
     def _draw_front(self) -> int:
         tile = self.wall[self.front]
         self.front += 1
+        self._wall_phase_changed()
         return tile
 
     def _draw_back(self) -> int:
         self.back -= 1
+        self._wall_phase_changed()
         return self.wall[self.back]
+
+    def _wall_phase_changed(self) -> None:
+        """Announce a new wall phase as the draw that starts it is made (「进入生牌阶段时应
+        作特殊提醒」)."""
+        left = self.back - self.front
+        g = self.game
+        if g.rules.wall is not None and g.wall_phase(left) != g.wall_phase(left + 1):
+            self._event(type="wall_phase", phase=g.wall_phase(left), tiles_left=left)
+
+    def _discard_phase(self) -> str:
+        """The wall phase a discard belongs to: the one its turn was played in. The last
+        discard, made as the wall runs out (only a win may follow it), belongs to the
+        phase before the wall's end."""
+        g = self.game
+        left = self.back - self.front
+        phase = g.wall_phase(left)
+        while phase == "exhausted" and left < len(g.tiles):
+            left += 1
+            phase = g.wall_phase(left)
+        return phase
 
     def _expose_bonus(self, seat: int) -> bool:
         """Set bonus tiles aside, each replaced from the wall's end. True if any was."""
@@ -557,8 +580,8 @@ class TileState(Settlement, EngineState):
             return out  # 「其它玩家也不能用打出来的“得”使自己的牌和倒」; wilds are not claimed
         if not self.wild_discarded[seat] and self._can_win(seat, tile):
             out.append(WIN_ON[tile])
-        if tile >= SUITED_HONOR:
-            return out
+        if tile >= SUITED_HONOR or self._wall_phase() == "exhausted":
+            return out  # at the wall's end only a win may follow the last discard
         usable = hand[tile] if g.rules.claim_with_wilds or not wild[tile] else 0
         if usable >= 3 and self.back - self.front > 0:
             out.append(KONG[tile])
@@ -645,7 +668,7 @@ class TileState(Settlement, EngineState):
         self.seen.append(tile)
         if self.wild[tile] and self.game.rules.discarded_wild == "forfeit":
             self.wild_discarded[seat] = True
-        phase = self._wall_phase()
+        phase = self._discard_phase()
         self.last_discard = {"seat": seat, "tile": tile}
         if phase == "live_tile":
             self.live_discards.append({"seat": seat, "tile": tile,
@@ -757,8 +780,8 @@ class TileState(Settlement, EngineState):
         self._move(seat, tile, 1)
         self.drawn = tile
         self.source = why
-        if self._expose_bonus(seat):
-            self.source = "bonus"
+        if self._expose_bonus(seat):  # the kong's chain goes on through bonus tiles
+            self.source = "kong_bonus" if why == "kong" else "bonus"
 
     def _next_turn(self, after: int) -> None:
         self.last_discard = None
