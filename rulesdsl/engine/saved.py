@@ -966,7 +966,12 @@ def _check_tiles(r: _Reader, d: dict[str, Any]) -> None:
                       f"a place in the wall (0–{len(wall)})")
     back = r.integer(d["back"], "back", front, len(wall),
                      f"a place in the wall ({front}–{len(wall)})")
-    turned = r.kind(d["turned"], "turned")
+    if g.turn_up:
+        turned = r.kind(d["turned"], "turned")
+    elif d["turned"] is not None:
+        _fail("turned", "this ruleset turns up no tile: null")
+    else:
+        turned = None
     hands = r.each(d["hands"], "hands", r.counts, n)
     melds = r.items(d["melds"], "melds", n)
     for s, seat_melds in enumerate(melds):
@@ -1026,7 +1031,7 @@ def _check_tiles(r: _Reader, d: dict[str, Any]) -> None:
     r.log(hand_no)
     results = r.results(hand_no, lambda result, path: _tile_result(r, result, path))
     r.totals(results, "payments")
-    total = _vector(kinds, wall[front:back], [turned])
+    total = _vector(kinds, wall[front:back], [] if turned is None else [turned])
     for s in range(n):
         total = _plus(total, hands[s])
         for meld in melds[s]:

@@ -51,7 +51,8 @@ class HumanAgent:
         out(f"\n[bold]{state.game.ruleset.id}[/] — seat {seat}, phase {state.phase}")
         if family == "tiles":
             obs = state.observation(seat)
-            out(f"wild tile turned: {obs['turned']}   wall: {obs['wall_left']} tiles")
+            turned = f"wild tile turned: {obs['turned']}   " if obs.get("turned") else ""
+            out(f"{turned}wall: {obs['wall_left']} tiles")
             out(f"your hand: {obs['hand']}")
             if obs["last_discard"]:
                 d = obs["last_discard"]

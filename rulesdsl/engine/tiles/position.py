@@ -34,7 +34,10 @@ def build_position(game: Any, pos: Position) -> Any:
     st = TileState(game)
     st.seed, st.max_hands, st.hand_no = pos.seed, 1, 0
     st.dealer = 0 if pos.dealer is None else pos.dealer
-    st.turned = turned if turned is not None else 0
+    if game.turn_up and turned is None:
+        raise RulesdslError("this ruleset turns up a tile after the deal: give it in "
+                            "context (turned)")
+    st.turned = turned if game.turn_up else None
     st.hands = [pos.counts(s, nt.TILE_KINDS) for s in range(n)]
     st.melds = [[[kind, tile, concealed] for kind, tile, concealed in pos.melds.get(s, [])]
                 for s in range(n)]
@@ -50,7 +53,8 @@ def build_position(game: Any, pos: Position) -> Any:
     used.update(meld_tiles)
     used.update(t for ts in pos.discards.values() for t in ts)
     used.update(t for ts in pos.flowers.values() for t in ts)
-    used[st.turned] += 1
+    if st.turned is not None:
+        used[st.turned] += 1
     rest = Counter(game.tiles)
     rest.subtract(used)
     filler = sorted(rest.elements())
@@ -73,7 +77,8 @@ def build_position(game: Any, pos: Position) -> Any:
             raise RulesdslError(f"the seat to act does not hold its drawn tile "
                                 f"{nt.format_tile(pos.drawn)}")
         st.drawn = pos.drawn
-    st._event(type="position", dealer=st.dealer, turned=nt.format_tile(st.turned))
+    st._event(type="position", dealer=st.dealer,
+              turned=None if st.turned is None else nt.format_tile(st.turned))
     return st
 
 

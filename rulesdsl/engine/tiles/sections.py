@@ -15,6 +15,13 @@ def read_sections(reader: Any) -> dict[str, Any]:
     """The Ruleset fields these sections fill (reader: the compiler)."""
     d = reader.data
     formulas = reader.formulas
+    if (d.get("deal") or {}).get("turn_up", "none") == "none":
+        for name, decl in (d.get("context") or {}).items():
+            if isinstance(decl, dict) and decl.get("type") == "tile":
+                # the tile context is the tile turned up: with none turned up, never set
+                reader.error(("context", name), f"{name!r} is the tile turned up after the "
+                             "deal, and deal.turn_up turns none up", key=True,
+                             expected="deal: {turn_up: wild}, or no tile context")
     win = d.get("win")
     scoring = d.get("scoring")
     tile_defines = reader.defines

@@ -38,6 +38,10 @@ KONG = tuple(Action.of("kong", [k] * 3) for k in range(nt.TILE_KINDS))
 PUNG = tuple(Action.of("pung", [k] * 2) for k in range(nt.TILE_KINDS))
 
 
+def _tile_or_none(kind: int | None) -> str | None:
+    return None if kind is None else nt.format_tile(kind)
+
+
 class HandSpec:
     """What the turned tile fixes for a hand, as integer tables (built once per turned
     tile and ruleset): which kinds are wild, which are set aside as bonus tiles."""
@@ -73,6 +77,9 @@ class TileGame:
         self.players = ruleset.players
         self.hand_size = ruleset.deal["hand_size"]
         self.dealer_extra = ruleset.deal.get("dealer_extra", 0)
+        # deal.turn_up: wild turns up a tile after the deal (the `turned` context, 财神);
+        # none turns up nothing (the hand's turned tile is None)
+        self.turn_up = ruleset.deal.get("turn_up", "none") != "none"
         win = ruleset.win
         self.shape = WinShape(win.get("sets", 4), win.get("pairs", 1),
                               frozenset(win.get("set_kinds", ["chow", "pung", "kong"])))
@@ -85,7 +92,7 @@ class TileGame:
         # per limit hand, its condition memoised on the values it reads
         self._limit_tries = [ReadTrie() for _ in ruleset.limit_hands]
 
-    def spec(self, turned: int) -> HandSpec:
+    def spec(self, turned: int | None) -> HandSpec:
         """Per tile kind, for this hand's turned tile: wild? bonus? (evaluated once)."""
         spec = self._specs.get(turned)
         if spec is None:
@@ -156,7 +163,7 @@ class TileState(Settlement, EngineState):
         self.wall: list[int] = []
         self.front = 0
         self.back = 0
-        self.turned = 0
+        self.turned: int | None = 0  # None: no tile is turned up (deal.turn_up: none)
         self.hands: list[list[int]] = []
         self.melds: list[list[list[Any]]] = []  # [kind, tile, concealed]
         self.flowers: list[list[int]] = []
@@ -231,7 +238,7 @@ class TileState(Settlement, EngineState):
                                  if not m[2]] for s in range(self.game.players)},
             "flowers": [nt.format_tiles(f) for f in self.flowers],
             "discards": [nt.format_tiles(d) for d in self.discards],
-            "turned": nt.format_tile(self.turned),
+            "turned": _tile_or_none(self.turned),
             "wall_left": self.back - self.front,
             "wall_phase": self._wall_phase() if self.wall else None,
             "dealer": self.dealer,
@@ -301,8 +308,8 @@ class TileState(Settlement, EngineState):
         for _ in range(g.dealer_extra):
             self.hands[self.dealer][self._draw_front()] += 1
         # 「庄家再抓一张后留下的下面那张就是财神」: the next tile is turned up and set aside.
-        self.turned = self._draw_front()
-        self._event(type="deal", dealer=self.dealer, dice=dice, turned=nt.format_tile(
+        self.turned = self._draw_front() if g.turn_up else None
+        self._event(type="deal", dealer=self.dealer, dice=dice, turned=_tile_or_none(
             self.turned), hands=[nt.format_tiles(self._tiles(h)) for h in self.hands])
         seat = self.dealer
         for _ in range(g.players):
