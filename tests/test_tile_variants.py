@@ -67,3 +67,69 @@ def test_a_saved_state_claiming_a_turned_tile_is_refused(three_suits):
 def test_wenling_still_turns_up_its_wild_tile():
     st = rulesdsl.load("wenling-mahjong").new_game(seed=1)
     assert st.turned is not None
+
+
+SEVEN_PAIRS = THREE_SUITS.replace("id: three-suits", "id: three-suits-pairs").replace(
+    "win: {sets: 4, pairs: 1, set_kinds: [pung, kong]}",
+    "win: {sets: 4, pairs: 1, set_kinds: [pung, kong], seven_pairs: true}").replace(
+    '''    - {name: self_drawn, kind: fan, for: [winner], when: "self_drawn", fan: 1}''',
+    '''    - {name: self_drawn, kind: fan, for: [winner], when: "self_drawn", fan: 1}
+    - {name: seven_pairs, kind: fan, for: [winner], when: "seven_pairs", fan: 2}
+    - {name: root, kind: fan, for: [winner], when: "groups(tiles, 4) >= 1", fan: 1}''')
+assert "seven_pairs: true" in SEVEN_PAIRS and "groups(tiles" in SEVEN_PAIRS
+
+
+@pytest.fixture(scope="module")
+def seven_pairs(tmp_path_factory):
+    path = Path(tmp_path_factory.mktemp("tiles")) / "seven-pairs.yaml"
+    path.write_text(SEVEN_PAIRS, encoding="utf-8")
+    return rulesdsl.load(path)
+
+
+def _is_seven_pairs(counts: list[int], melds: int) -> bool:
+    """Written from the rule: no melds, fourteen tiles, every kind an even count."""
+    return melds == 0 and sum(counts) == 14 and all(c % 2 == 0 for c in counts)
+
+
+@pytest.mark.parametrize("hand,win,wins,fan", [
+    ("11m 33m 55m 77m 99m 22p 4p", "4p", True, 2),            # 七对, 单吊
+    ("11m 11m 55m 77m 99m 22p 4p", "4p", True, 3),            # 龙七对: four 1m are two pairs
+    ("11m 33m 55m 77m 99m 22p 4p", "5p", False, 0),
+    ("111m 555m 999m 111p 4p", "4p", True, 0),                # the standard shape still wins
+])
+def test_seven_pairs_win_and_score(seven_pairs, hand, win, wins, fan):
+    from rulesdsl.engine.tiles.hand import ScoringHand
+    from rulesdsl.engine.tiles.scoring import score_hand
+
+    tiles = rulesdsl.notation.parse_tiles(hand.replace(" ", ""))
+    w = rulesdsl.notation.tile_kind(win)
+    counts = [0] * 34
+    for t in tiles + [w]:
+        counts[t] += 1
+    assert wins == (_is_seven_pairs(counts, 0) or hand.startswith("111m"))
+    score = score_hand(seven_pairs, ScoringHand(concealed=tiles, winner=True, win_tile=w,
+                                                self_drawn=False), {})
+    assert score.wins == wins
+    if wins:
+        assert score.fan == fan, score.explain()
+
+
+def test_the_engine_offers_a_seven_pairs_win(seven_pairs):
+    from rulesdsl.engine.base import Position
+
+    hand = rulesdsl.notation.parse_tiles("11m33m55m77m99m22p4p")
+    st = seven_pairs.game().position(Position(
+        hands={0: rulesdsl.notation.parse_tiles("9s"), 1: hand}, context={}, dealer=0,
+        turn=0, wall=rulesdsl.notation.parse_tiles("4p")))
+    st.apply("discard 9s")
+    assert "win" in [str(a) for a in st.legal_actions()]  # drew 4p: seven pairs
+    st.apply("win")
+    assert st.results[-1]["winner"] == 1
+    # a pung on the table: pairs only no longer wins
+    st = seven_pairs.game().position(Position(
+        hands={0: rulesdsl.notation.parse_tiles("9s"),
+               1: rulesdsl.notation.parse_tiles("33m55m77m99m22p4p")},
+        melds={1: [("pung", rulesdsl.notation.tile_kind("1m"), False)]}, context={},
+        dealer=0, turn=0, wall=rulesdsl.notation.parse_tiles("4p")))
+    st.apply("discard 9s")
+    assert "win" not in [str(a) for a in st.legal_actions()]

@@ -616,6 +616,8 @@ WIN = _obj(
     {
         "sets": _int("Sets needed.", 0, 8, 4, 5),
         "pairs": _int("Pairs needed.", 0, 8, 1),
+        "seven_pairs": _bool("A hand of pairs only (七对: as many tiles as a complete hand, "
+                             "no melds) wins too; four identical tiles are two pairs."),
         "set_kinds": {"type": "array",
                       "items": _enum("A set kind.", "chow", "pung", "kong"),
                       "description": "Which sets count towards `sets`.",

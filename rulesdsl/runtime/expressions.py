@@ -121,6 +121,7 @@ ATTRIBUTES: dict[str, dict[str, tuple[str, Callable[[Any], Any]]]] = {
         "first_suit": (TILESUIT, lambda h: h["first_suit"]),
         "win_tile": (TILE, lambda h: h.get("win_tile")),
         "flower_replacement": (BOOL, lambda h: h.get("flower_replacement", False)),
+        "seven_pairs": (BOOL, lambda h: h.get("seven_pairs", False)),
     },
 }
 
@@ -209,7 +210,7 @@ class DefineTable:
 # ---------------------------------------------------------------- compiler
 
 _FUNCTIONS = ("min", "max", "abs", "ceil_to", "floor_to", "color", "if", "count", "all", "any",
-              "len", "largest_group")
+              "len", "largest_group", "groups")
 
 
 def _at_depth(env: Env, depth: int) -> Env:
@@ -521,6 +522,23 @@ def _compile_call(node: ast.Call, scope: Scope) -> tuple[str, Fn]:
         cond, then, other = fns
         t = types[1] if types[1] != ANY else types[2]
         return t, lambda env: then(env) if cond(env) else other(env)
+    if name == "groups":
+        arity(2)
+        if types[0] != list_of(TILE):
+            raise ExpressionError(f"groups() needs a list of tiles, not {a(types[0])}",
+                                  args[0].pos)
+        if types[1] != INT:
+            raise ExpressionError(f"groups() counts kinds held at least N times: N is an "
+                                  f"int, not {a(types[1])}", args[1].pos)
+
+        def groups(env: Env) -> int:
+            held: dict[int, int] = {}
+            for t in fns[0](env):
+                held[t] = held.get(t, 0) + 1
+            n = fns[1](env)
+            return sum(1 for c in held.values() if c >= n)
+
+        return INT, groups
     if name == "largest_group":
         arity(1)
         if types[0] != list_of(CARD):

@@ -205,7 +205,7 @@ def _cap(ruleset: Ruleset, formula: str | None) -> Any:
 # Hand-scope names whose value depends on the reading; every other name an expression
 # can see (the player's flags, held wilds, flowers, seat wind, options, context) is the
 # same for all readings of one hand.
-_READING_NAMES = frozenset({"sets", "tiles", "wait", "first_suit"})
+_READING_NAMES = frozenset({"sets", "tiles", "wait", "first_suit", "seven_pairs"})
 _WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 _PLANS: dict[int, tuple[Ruleset, dict[str, tuple[bool, bool]]]] = {}
 
@@ -341,6 +341,10 @@ class _Scorer:
             "tiles": tiles,
             "exposed_flowers": list(h.exposed_flowers),
             "first_suit": nt.tile_suit(first) if first is not None else None,
+            # a reading of pairs only beyond the shape's own pairs: seven pairs (七对)
+            "seven_pairs": dec is not None and bool(dec.sets) and not h.melds
+            and all(s.kind == "pair" for s in dec.sets)
+            and len(dec.sets) > (self.ruleset.win or {}).get("pairs", 1),
         }
 
     def evaluate(self, dec: Decomposition | None, wait: str | None, held: list[int],
@@ -427,6 +431,18 @@ def _held_tiles(ruleset: Ruleset, hand: ScoringHand) -> list[int]:
     return held
 
 
+def _seven_pairs_readings(win: dict[str, Any], counts: list[int], wild_faces: list[int],
+                          melds: list[TileSet]) -> list[Decomposition]:
+    """The seven-pairs reading (win.seven_pairs, 七对) of a hand of pairs only: four
+    identical tiles are two pairs."""
+    if not win.get("seven_pairs") or melds or wild_faces or any(c % 2 for c in counts):
+        return []
+    if sum(counts) != 3 * win.get("sets", 4) + 2 * win.get("pairs", 1):
+        return []
+    return [Decomposition(tuple(TileSet("pair", k) for k, c in enumerate(counts)
+                                for _ in range(c // 2)))]
+
+
 def score_hand(ruleset: Ruleset, hand: ScoringHand, context: dict[str, Any],
                decompositions: Iterable[Decomposition] | None = None) -> HandScore:
     """Score one player's hand: the best reading's items, base, fan and total.
@@ -468,6 +484,8 @@ def score_hand(ruleset: Ruleset, hand: ScoringHand, context: dict[str, Any],
             candidates, truncated = find_readings(counts, wild_faces, wilds.stands,
                                                   need, win.get("pairs", 1), chows,
                                                   limit=1 if capped else MAX_READINGS)
+            candidates = candidates + _seven_pairs_readings(win, counts, wild_faces,
+                                                            hand.melds)
         partial = not candidates
     if partial:
         if hand.winner:

@@ -29,6 +29,15 @@ def read_sections(reader: Any) -> dict[str, Any]:
                                   defines=None)
     hand_scope_with_tiles.parent = Scope(element=None, values=reader.values_types,
                                          defines=tile_defines)
+    if (win or {}).get("seven_pairs"):
+        if d.get("wilds"):
+            reader.error(("win", "seven_pairs"), "seven pairs are read without wilds, and "
+                         "this ruleset has wilds", key=True,
+                         expected="no wilds, or no seven_pairs")
+        if (3 * win.get("sets", 4) + 2 * win.get("pairs", 1)) % 2:
+            reader.error(("win", "seven_pairs"), "a complete hand of this shape has an odd "
+                         "number of tiles: it cannot be pairs only", key=True,
+                         expected="sets and pairs making an even number of tiles")
     limit_hands = []
     for i, lh in enumerate((win or {}).get("limit_hands", [])):
         c = reader.expr(("win", "limit_hands", i, "when"), lh["when"], hand_scope_with_tiles,

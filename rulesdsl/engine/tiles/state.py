@@ -84,6 +84,9 @@ class TileGame:
         self.shape = WinShape(win.get("sets", 4), win.get("pairs", 1),
                               frozenset(win.get("set_kinds", ["chow", "pung", "kong"])))
         self.sets_needed = win.get("sets", 4)
+        # win.seven_pairs (七对): a hand of pairs only, no melds, wins too
+        self.seven_pairs = (3 * self.sets_needed + 2 * win.get("pairs", 1)) // 2 \
+            if win.get("seven_pairs") else 0
         self.tiles = ruleset.every_card()
         self._specs: dict[int, HandSpec] = {}
         # Memos of pure functions of their keys (the ruleset is fixed for this game).
@@ -437,7 +440,22 @@ class TileState(Settlement, EngineState):
                     keys[GROUP[extra]] += WEIGHT[extra]
         if self.game.shape.can_win_keys(keys, wilds, len(self.melds[seat])):
             return True
+        if self.game.seven_pairs and self._seven_pairs(seat, extra):
+            return True
         return self._limit_hand_of(seat, wilds) is not None
+
+    def _seven_pairs(self, seat: int, extra: int | None) -> bool:
+        """Pairs only (七对; no wilds with win.seven_pairs), with no melds."""
+        if self.melds[seat]:
+            return False
+        hand = self.hands[seat]
+        pairs = 0
+        for k in range(SUITED_HONOR):
+            c = hand[k] + (k == extra)
+            if c % 2:
+                return False
+            pairs += c // 2
+        return pairs == self.game.seven_pairs
 
     def _can_win_counts(self, seat: int, extra: int, wilds: int) -> bool:
         """_can_win on 34 counts, for a hand the keys cannot hold (five of a kind)."""
@@ -448,6 +466,8 @@ class TileState(Settlement, EngineState):
             plain[k] = 0
         plain[extra] += 1
         if self.game.shape.can_win(plain, wilds, len(self.melds[seat])):
+            return True
+        if self.game.seven_pairs and self._seven_pairs(seat, extra):
             return True
         return self._limit_hand_of(seat, wilds) is not None
 
