@@ -133,3 +133,79 @@ def test_the_engine_offers_a_seven_pairs_win(seven_pairs):
         dealer=0, turn=0, wall=rulesdsl.notation.parse_tiles("4p")))
     st.apply("discard 9s")
     assert "win" not in [str(a) for a in st.legal_actions()]
+
+
+VOID = SEVEN_PAIRS.replace("id: three-suits-pairs", "id: three-suits-void").replace(
+    "  chow_from: none", "  chow_from: none\n  void_suit: declare")
+assert "void_suit: declare" in VOID
+
+
+@pytest.fixture(scope="module")
+def void_game(tmp_path_factory):
+    path = Path(tmp_path_factory.mktemp("tiles")) / "void.yaml"
+    path.write_text(VOID, encoding="utf-8")
+    return rulesdsl.load(path)
+
+
+def _suit_of(kind: int) -> str:
+    return rulesdsl.notation.format_tile(kind)[-1]
+
+
+def test_each_seat_names_a_void_suit_before_play_hidden_until_all_have(void_game):
+    st = void_game.new_game(seed=4)
+    assert st.phase == "void" and st.current_player == st.dealer
+    assert sorted(str(a) for a in st.legal_actions()) == ["void m", "void p", "void s"]
+    first = st.current_player
+    st.apply("void p")
+    other = st.current_player
+    assert st.observation(first)["voids"][first] == "p"
+    assert st.observation(other)["voids"][first] is None  # not shown yet
+    for suit in ("m", "s", "m"):
+        st.apply(f"void {suit}")
+    assert st.phase == "turn" and st.current_player == st.dealer
+    assert st.observation(other)["voids"][first] == "p"
+    back = void_game.game().state_from_json(st.to_json())
+    assert back.to_json() == st.to_json()
+
+
+def test_random_games_keep_the_void_rules(void_game):
+    """Written from the rule: holding a tile of your void suit, you discard only such
+    tiles, you never win, and nobody claims a tile of their own void suit."""
+    checked = 0
+    for seed in range(30):
+        st = void_game.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            seat = st.current_player
+            if st.phase != "void":
+                void = st.observation(seat)["voids"][seat]
+                held = [k for k, c in enumerate(st.hands[seat]) if c and _suit_of(k) == void]
+                acts = list(st.legal_actions())
+                if st.phase == "turn" and held:
+                    discards = [a for a in acts if a.kind == "discard"]
+                    assert discards and all(_suit_of(a.cards[0]) == void for a in discards)
+                    assert not any(a.kind == "win" for a in acts)
+                    checked += 1
+                if st.phase == "claims" and st.last_discard is not None \
+                        and _suit_of(st.last_discard["tile"]) == void:
+                    assert [str(a) for a in acts] == ["pass"]
+            st.apply(st.sample_action(rng))
+        for result in st.results:
+            if result.get("winner") is not None:
+                w = result["winner"]
+                tiles = [k for k, c in enumerate(st.hands[w]) if c]
+                assert all(_suit_of(k) != st.observation(w)["voids"][w] for k in tiles)
+    assert checked > 100
+
+
+def test_a_tampered_void_is_refused(void_game):
+    st = void_game.new_game(seed=2)
+    for suit in ("m", "p", "s", "m"):
+        st.apply(f"void {suit}")
+    data = json.loads(st.to_json())
+    data["voids"][1] = 5
+    with pytest.raises(RulesdslError, match="voids"):
+        void_game.game().state_from_json(json.dumps(data))
+    data["voids"][1] = None
+    with pytest.raises(RulesdslError, match="voids"):
+        void_game.game().state_from_json(json.dumps(data))

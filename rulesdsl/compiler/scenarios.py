@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import notation as nt
-from ..engine.base import Action, Position
+from ..engine.base import VOID_SUITS, Action, Position
 from ..errors import NotationError, RulesdslError
 from ..runtime.expressions import TILE
 
@@ -150,6 +150,13 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
             if s_ is not None and cards:
                 declared = (s_, cards)
         hand_no = ex.get("hand_number", 1)
+    voids: dict[int, int] = {}
+    if "voids" in ex and not tiles:
+        err(("voids",), "'voids' is for tile scenarios", key=True)
+    for key, suit in (ex.get("voids") or {}).items() if tiles else ():
+        s = seat(key, ("voids", key))
+        if s is not None and suit in VOID_SUITS:  # (the schema names the suits)
+            voids[s] = VOID_SUITS[suit]
     dealer = seat(ex["dealer"], ("dealer",)) if "dealer" in ex else None
     turn = seat(ex["turn"], ("turn",)) if "turn" in ex else None
     item["position"] = Position(
@@ -160,7 +167,7 @@ def check_scenario(compiler: Any, ex: dict[str, Any], path: tuple, item: dict[st
         tiles_left=ex.get("tiles_left"), melds=melds, discards=discards, bid=ex.get("bid"),
         flowers=flowers, drawn=drawn, last_order=last_order, side_levels=side_levels,
         top_failed=top_failed, to_deal=to_deal, declared=declared, overcall=overcall,
-        hand=hand_no)
+        hand=hand_no, voids=voids)
     steps = []
     for j, text in enumerate(ex.get("actions") or []):
         act = _action(text, ("actions", j), err)

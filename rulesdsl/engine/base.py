@@ -32,10 +32,13 @@ TERMINAL = -2
 CHANCE = -1
 
 ACTION_KINDS = ("play", "pass", "declare", "bury", "bid", "claim", "tribute", "return",
-                "discard", "chow", "pung", "kong", "concealed_kong", "added_kong", "win")
+                "discard", "chow", "pung", "kong", "concealed_kong", "added_kong", "win",
+                "void")
 # Actions of the tile family show tiles (Tenhou notation), not cards.
 TILE_ACTIONS = frozenset({"discard", "chow", "pung", "kong", "concealed_kong", "added_kong",
-                          "win"})
+                          "win", "void"})
+# `void m` (定缺) names a suit: held as the suit's first tile kind
+VOID_SUITS = {suit: nt.tile_kind(f"1{suit}") for suit in ("m", "p", "s")}
 _CARD_RANGE = range(nt.CARD_KINDS)
 _TILE_RANGE = range(nt.TILE_KINDS)
 
@@ -69,6 +72,8 @@ class Action:
     def __str__(self) -> str:
         if self.kind == "bid":
             return f"bid {self.amount}"
+        if self.kind == "void":
+            return f"void {_void_suit(self.cards)}"
         if self.kind in TILE_ACTIONS:
             return f"{self.kind} {nt.format_tiles(self.cards)}".strip()
         text = nt.format_cards(self.cards)
@@ -79,6 +84,8 @@ class Action:
         return f"{self.kind} {text}".strip()
 
     def to_json(self) -> dict[str, Any]:
+        if self.kind == "void":
+            return {"type": "void", "suit": _void_suit(self.cards)}
         if self.kind in TILE_ACTIONS:
             return {"type": self.kind, "tiles": nt.format_tiles(self.cards)}
         out: dict[str, Any] = {"type": self.kind, "cards": nt.format_cards(self.cards)}
@@ -98,7 +105,9 @@ class Action:
             if value.kind not in ACTION_KINDS or not all(
                     type(k) is int and k in valid for k in value.cards) \
                     or (value.pattern is not None and not isinstance(value.pattern, str)) \
-                    or (value.kind == "bid") != (type(value.amount) is int):
+                    or (value.kind == "bid") != (type(value.amount) is int) \
+                    or (value.kind == "void" and value.cards not in
+                        [(k,) for k in VOID_SUITS.values()]):
                 raise IllegalAction(f"{value!r} is not an action of the notation")
             return value
         if isinstance(value, dict):
@@ -109,6 +118,8 @@ class Action:
             pattern = value.get("pattern")
             if pattern is not None and not isinstance(pattern, str):
                 raise IllegalAction("a pattern is named by a string")
+            if kind == "void":
+                return _void(value.get("suit"))
             if kind in TILE_ACTIONS:
                 try:
                     return Action.of(kind, nt.parse_tiles(value.get("tiles", "") or ""))
@@ -140,6 +151,8 @@ class Action:
             if pattern is None or " " in pattern:
                 raise IllegalAction("name one pattern after 'as', e.g. 'S8 H8 D8 LJ LJ as bomb'")
         head, _, rest = text.partition(" ")
+        if head == "void":
+            return _void(rest.strip())
         if head in TILE_ACTIONS:
             try:
                 return Action.of(head, nt.parse_tiles(rest) if rest.strip() else [])
@@ -151,6 +164,16 @@ class Action:
             return Action.of("play", nt.parse_cards(text), pattern)
         except NotationError as exc:
             raise IllegalAction(str(exc)) from None
+
+
+def _void(suit: Any) -> Action:
+    if suit not in VOID_SUITS:
+        raise IllegalAction("name the void suit: 'void m', 'void p' or 'void s'")
+    return Action("void", (VOID_SUITS[suit],))
+
+
+def _void_suit(cards: tuple[int, ...]) -> str:
+    return next((s for s, k in VOID_SUITS.items() if cards == (k,)), "?")
 
 
 class LegalActions:
@@ -225,6 +248,8 @@ class Position:
     # overcall bonus); the hand's number in the match, from 1
     overcall: bool = False
     hand: int = 1
+    # tiles, with play.void_suit: seat -> its void suit (定缺) as the suit's first tile kind
+    voids: dict[int, int] = field(default_factory=dict)
     seed: int = 0
 
     def check_deck(self, deck: list[int], show: Callable[[int], str],

@@ -30,7 +30,7 @@ from ..errors import NotationError, RulesdslError
 from ..model.hand import TRUMP
 from ..model.patterns import readings
 from ..runtime.expressions import Env
-from .base import MATCH_HAND_LIMIT
+from .base import MATCH_HAND_LIMIT, VOID_SUITS
 
 MELD_KINDS = ("chow", "pung", "kong")
 CLAIM_KINDS = ("win", "kong", "pung", "chow")
@@ -913,7 +913,7 @@ def _shed_result(r: _Reader, result: dict[str, Any], path: str) -> None:
 # ---------------------------------------------------------------- tiles
 
 
-TILE_PHASES = ("turn", "claims", "rob", "over")
+TILE_PHASES = ("void", "turn", "claims", "rob", "over")
 TILE_ZONES = "the hands, melds, discards, flowers, the wall and the turned tile"
 
 
@@ -998,6 +998,14 @@ def _check_tiles(r: _Reader, d: dict[str, Any]) -> None:
                 _fail(f"flowers[{s}][{i}]", f"{nt.format_tile(tile)} is no bonus tile")
     discards = r.each(d["discards"], "discards", r.kind_list, n)
     to_act = r.seat(d["to_act"], "to_act", none=True)
+    voids = r.items(d["voids"], "voids", n)
+    suits = set(VOID_SUITS.values())
+    for s, v in enumerate(voids):
+        if v is not None and (g.rules.void_suit == "none" or type(v) is not int
+                              or v not in suits):
+            _fail(f"voids[{s}]", f"{_show(v)} is not a void suit of this ruleset")
+    if g.rules.void_suit != "none" and phase not in ("void", "over") and None in voids:
+        _fail("voids", "every seat names its void suit before play")
     r.optional(d["drawn"], "drawn", r.kind)
     source = r.choice(d["source"], "source", TILE_SOURCES)
     last = d["last_discard"]

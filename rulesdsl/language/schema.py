@@ -524,6 +524,11 @@ EXAMPLE = {
                           "overcall": _bool("In play: it overcalled another declaration "
                                             "(its cards earn the overcall bonus).")},
                          ["seat", "cards"]),
+        "voids": {"type": "object",
+                  "description": "Scenario (tiles, with play.void_suit): each seat's void "
+                                 "suit (定缺), seat → m, p or s.",
+                  "additionalProperties": _enum("A suit of tiles.", "m", "p", "s"),
+                  "examples": [{"0": "m", "1": "p", "2": "s", "3": "m"}]},
         "hand_number": _int("Scenario (trick): the hand's number in the match, from 1 (rules for "
                             "hands after the first: later_fallback).", 1, 10000, 1, 2),
         "turn": _int("Scenario: the seat to act first (default: the engine's own rule, e.g. "

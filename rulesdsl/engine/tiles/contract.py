@@ -64,7 +64,7 @@ TILES = Contract(
     family="tiles",
     engine="the tile engine",
     description="bonus, wall, chow_from, claim_with_wilds, pung_pass_lock, rob_kong, "
-                "discarded_wild, next_dealer, payments, liability",
+                "discarded_wild, next_dealer, void_suit, payments, liability",
     keys=(
         Expr("bonus", "Tiles: tiles set aside face up with a replacement from the wall's end "
              "(flowers, special tiles).", "tiles set aside face up with a replacement draw",
@@ -93,6 +93,11 @@ TILES = Contract(
               "after a win the deal goes to",
               fragment=_enum("unless_dealer_wins", "next_player", "winner"),
               default="unless_dealer_wins"),
+        Value("void_suit", "Tiles: declare: after the deal each player, from the dealer in "
+              "turn order, names one suit to be void of (定缺); while holding a tile of it "
+              "they discard only such tiles, they cannot win, and they cannot claim or kong "
+              "its tiles. none: no void suit.", "a void suit (定缺)",
+              fragment=_enum("none", "declare"), default="none"),
         PAYMENTS,
         LIABILITY,
     ),

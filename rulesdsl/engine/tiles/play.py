@@ -22,6 +22,7 @@ class TilePlay:
     between_others: str | None = None
     stake: int = 1
     next_dealer: str = "unless_dealer_wins"  # after a win: or next_player, winner
+    void_suit: str = "none"  # declare: 定缺, each player names a suit to be void of
     # 包三家 (play.liability): which discard in the live-tile phase is live (an expression
     # over `seen`, the copies discarded or claimed before it), what the liable player pays,
     # whether their own total is zeroed, and who is exempt.

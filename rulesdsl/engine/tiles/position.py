@@ -39,6 +39,12 @@ def build_position(game: Any, pos: Position) -> Any:
                             "context (turned)")
     st.turned = turned if game.turn_up else None
     st.hands = [pos.counts(s, nt.TILE_KINDS) for s in range(n)]
+    st.voids = [pos.voids.get(s) for s in range(n)]
+    if game.rules.void_suit == "none" and pos.voids:
+        raise RulesdslError("voids: this ruleset names no void suits (play.void_suit)")
+    if game.rules.void_suit != "none" and None in st.voids:
+        raise RulesdslError("voids: every seat's void suit (定缺), e.g. {0: m, 1: p, 2: s, "
+                            "3: m}")
     st.melds = [[[kind, tile, concealed] for kind, tile, concealed in pos.melds.get(s, [])]
                 for s in range(n)]
     st.flowers = [list(pos.flowers.get(s, [])) for s in range(n)]

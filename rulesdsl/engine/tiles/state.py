@@ -15,7 +15,15 @@ from ... import notation as nt
 from ...errors import RulesdslError
 from ...model.ruleset import Ruleset
 from ...runtime.expressions import Env
-from ..base import MATCH_HAND_LIMIT, Action, EngineState, IllegalAction, Position, restore_state
+from ..base import (
+    MATCH_HAND_LIMIT,
+    VOID_SUITS,
+    Action,
+    EngineState,
+    IllegalAction,
+    Position,
+    restore_state,
+)
 from .hand import TileSet
 from .memo import ReadTrie
 from .settlement import SUITED_HONOR, Settlement
@@ -36,6 +44,7 @@ CONCEALED_KONG = tuple(Action.of("concealed_kong", [k] * 4) for k in range(nt.TI
 ADDED_KONG = tuple(Action.of("added_kong", [k]) for k in range(nt.TILE_KINDS))
 KONG = tuple(Action.of("kong", [k] * 3) for k in range(nt.TILE_KINDS))
 PUNG = tuple(Action.of("pung", [k] * 2) for k in range(nt.TILE_KINDS))
+VOID = {k: Action("void", (k,)) for k in VOID_SUITS.values()}
 
 
 def _tile_or_none(kind: int | None) -> str | None:
@@ -88,6 +97,8 @@ class TileGame:
         self.seven_pairs = (3 * self.sets_needed + 2 * win.get("pairs", 1)) // 2 \
             if win.get("seven_pairs") else 0
         self.tiles = ruleset.every_card()
+        # the suits a void may be named in (定缺): those of the tile set
+        self.void_suits = tuple(k for k in VOID_SUITS.values() if self.tiles.count(k))
         self._specs: dict[int, HandSpec] = {}
         # Memos of pure functions of their keys (the ruleset is fixed for this game).
         self._wall_phases: dict[int, str] = {}  # tiles left -> wall phase
@@ -153,7 +164,7 @@ class TileState(Settlement, EngineState):
         "seed", "max_hands", "hand_no", "dealer", "phase", "wall", "front", "back", "turned",
         "hands", "melds", "flowers", "discards", "to_act", "drawn", "source", "last_discard",
         "claim_queue", "claims", "kong_tile", "pung_locks", "wild_discarded", "live_discards",
-        "seen", "log", "results", "totals",
+        "seen", "voids", "log", "results", "totals",
     )
 
     def __init__(self, game: TileGame):
@@ -182,6 +193,9 @@ class TileState(Settlement, EngineState):
         self.wild_discarded: list[bool] = []
         self.live_discards: list[dict[str, Any]] = []
         self.seen: list[int] = []  # tiles discarded or claimed so far (for live tiles)
+        # per seat, its void suit (定缺, play.void_suit) as the suit's first tile kind, or
+        # None (not yet declared, or no void suits)
+        self.voids: list[int | None] = []
         self.log: list[dict[str, Any]] = []
         self.results: list[dict[str, Any]] = []
         self.totals: list[float] = []
@@ -244,6 +258,9 @@ class TileState(Settlement, EngineState):
             "turned": _tile_or_none(self.turned),
             "wall_left": self.back - self.front,
             "wall_phase": self._wall_phase() if self.wall else None,
+            # 定缺: one's own at once, the others' once every seat has chosen
+            "voids": [None if v is None or (s != player and None in self.voids)
+                      else str(VOID[v])[5:] for s, v in enumerate(self.voids)],
             "dealer": self.dealer,
             "to_act": self.to_act,
             "phase": self.phase,
@@ -318,7 +335,8 @@ class TileState(Settlement, EngineState):
         for _ in range(g.players):
             self._expose_bonus(seat)
             seat = self._next(seat)
-        self.phase = "turn"
+        self.voids = [None] * g.players
+        self.phase = "void" if g.rules.void_suit == "declare" else "turn"
         self.to_act = self.dealer
         self.drawn = None
         self.source = "deal"
@@ -412,7 +430,19 @@ class TileState(Settlement, EngineState):
             entry = keys[1][seat] = (hand, suit_keys(hand))
         return entry[1]
 
+    def _void_held(self, seat: int, extra: int | None = None) -> int | None:
+        """The seat's void suit (its first tile kind) while it holds a tile of it."""
+        void = self.voids[seat] if self.voids else None
+        if void is None:
+            return None
+        if extra is not None and void <= extra < void + 9:
+            return void
+        hand = self.hands[seat]
+        return void if any(hand[void:void + 9]) else None
+
     def _can_win(self, seat: int, extra: int | None = None) -> bool:
+        if self.voids and self._void_held(seat, extra) is not None:
+            return False  # 定缺: no win while holding the void suit
         hand = self.hands[seat]
         spec = self.game.spec(self.turned)
         wild = spec.wild
@@ -551,6 +581,8 @@ class TileState(Settlement, EngineState):
             return []
         seat = self.to_act
         assert seat is not None
+        if self.phase == "void":
+            return [VOID[k] for k in self.game.void_suits]
         if self.phase == "turn":
             return self._turn_actions(seat)
         if self.phase == "claims":
@@ -568,11 +600,17 @@ class TileState(Settlement, EngineState):
         # 自摸 is winning on a tile you drew yourself: not right after claiming a discard.
         if self.source != "claim" and not self.wild_discarded[seat] and self._can_win(seat):
             out.append(WIN)
-        out += [a for c, a in zip(hand, spec.discards) if c and a is not None]
+        void = self._void_held(seat)
+        if void is not None:  # 定缺: the void suit's tiles are discarded first
+            out += [DISCARD[k] for k in range(void, void + 9) if hand[k]]
+        else:
+            out += [a for c, a in zip(hand, spec.discards) if c and a is not None]
         if self.back - self.front > 0 and self._wall_phase() != "exhausted":
+            void = self.voids[seat] if self.voids else None
             if max(hand[:SUITED_HONOR]) >= 4:
                 for kind in range(SUITED_HONOR):
-                    if hand[kind] >= 4 and not wild[kind]:
+                    if hand[kind] >= 4 and not wild[kind] and not (
+                            void is not None and void <= kind < void + 9):
                         out.append(CONCEALED_KONG[kind])
             for m in self.melds[seat]:
                 if m[0] == "pung" and not m[2] and hand[m[1]] and not wild[m[1]]:
@@ -609,6 +647,9 @@ class TileState(Settlement, EngineState):
             out.append(WIN_ON[tile])
         if tile >= SUITED_HONOR or self._wall_phase() == "exhausted":
             return out  # at the wall's end only a win may follow the last discard
+        void = self.voids[seat] if self.voids else None
+        if void is not None and void <= tile < void + 9:
+            return out  # 定缺: no claim of the void suit
         usable = hand[tile] if g.rules.claim_with_wilds or not wild[tile] else 0
         if usable >= 3 and self.back - self.front > 0:
             out.append(KONG[tile])
@@ -630,7 +671,12 @@ class TileState(Settlement, EngineState):
             return "the game is over"
         seat = self.to_act
         assert seat is not None
+        if self.phase == "void":
+            return "name your void suit (定缺): void m, void p or void s"
         if self.phase == "turn":
+            if act.kind == "discard" and self._void_held(seat) is not None \
+                    and len(act.cards) == 1 and self.hands[seat][act.cards[0]]:
+                return "discard the tiles of your void suit first (定缺)"
             if act.kind == "discard":
                 if len(act.cards) != 1:
                     return "discard exactly one tile"
@@ -657,12 +703,26 @@ class TileState(Settlement, EngineState):
             act = checked
         seat = self.to_act
         assert seat is not None
-        if self.phase == "turn":
+        if self.phase == "void":
+            self._do_void(seat, act)
+        elif self.phase == "turn":
             self._do_turn(seat, act)
         elif self.phase == "claims":
             self._do_claim(seat, act)
         elif self.phase == "rob":
             self._do_rob(seat, act)
+
+    def _do_void(self, seat: int, act: Action) -> None:
+        """定缺: the seat names its void suit; after the last seat the dealer plays."""
+        self.voids[seat] = act.cards[0]
+        self._event(type="void", seat=seat)  # the suit is shown once all have chosen
+        nxt = self._next(seat)
+        if all(v is not None for v in self.voids):
+            self._event(type="voids", suits=[str(VOID[v])[5:] for v in self.voids
+                                             if v is not None])
+            self.phase, self.to_act = "turn", self.dealer
+        else:
+            self.to_act = nxt
 
     def _do_turn(self, seat: int, act: Action) -> None:
         if act.kind == "win":
