@@ -97,6 +97,9 @@ ATTRIBUTES: dict[str, dict[str, tuple[str, Callable[[Any], Any]]]] = {
         "is_dragon": (BOOL, lambda t: t is not None and 31 <= t < 34),
         "is_terminal": (BOOL, lambda t: t is not None and t < 27 and t % 9 in (0, 8)),
         "is_flower": (BOOL, lambda t: t is not None and t >= 34),
+        # a wind's own; a flower's seat wind (春梅 1f 5f east … 冬菊 4f 8f north)
+        "wind": (TILE, lambda t: t if t is not None and 27 <= t < 31 else
+                 27 + (t - 34) % 4 if t is not None and t >= 34 else None),
     },
     SET: {
         "kind": (STRING, lambda s: s["kind"]),
