@@ -209,3 +209,27 @@ def test_a_tampered_void_is_refused(void_game):
     data["voids"][1] = None
     with pytest.raises(RulesdslError, match="voids"):
         void_game.game().state_from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("turned,win_tile,counts", [
+    ("9s", "9s", True),    # a copy of the turned tile is wild
+    ("9s", "7s", False),
+    ("3f", "1f", True),    # a turned season: the other seasons are wild
+    ("1f", "7s", False),
+])
+def test_a_define_applies_to_the_winning_tile(turned, win_tile, counts):
+    """`win_tile.wild` reads the ruleset's define `wild` for the winning tile (Wenling's
+    自摸得): exactly the tiles the wild rule makes wild."""
+    from rulesdsl import notation as nt
+    from rulesdsl.engine.tiles.hand import ScoringHand
+    from rulesdsl.engine.tiles.scoring import _Wilds, score_hand
+
+    rs = rulesdsl.load("wenling-mahjong")
+    t, w = nt.tile_kind(turned), nt.tile_kind(win_tile)
+    assert _Wilds.of(rs, {**rs.options, "turned": t}).wild[w] == counts
+    hand = nt.parse_tiles("123m456m789p234s56s88p")
+    score = score_hand(rs, ScoringHand(concealed=hand, winner=True, win_tile=w,
+                                       self_drawn=True, seat_wind=nt.tile_kind("2z")),
+                       {"turned": t})
+    assert score.wins
+    assert ("self_drawn_wild" in score.item_names()) == counts, score.explain()

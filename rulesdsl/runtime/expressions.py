@@ -216,6 +216,17 @@ _FUNCTIONS = ("min", "max", "abs", "ceil_to", "floor_to", "color", "if", "count"
               "len", "largest_group", "groups")
 
 
+def _define_over(scope: Scope, element: str, name: str) -> tuple[str, Fn] | None:
+    """The define `name` over `element` values visible from this scope, compiled."""
+    at: Scope | None = scope
+    while at is not None:
+        table = at.defines
+        if table is not None and table.element == element and name in table.raw:
+            return table.resolve(name)
+        at = at.parent
+    return None
+
+
 def _at_depth(env: Env, depth: int) -> Env:
     for _ in range(depth):
         assert env.parent is not None
@@ -322,6 +333,11 @@ def compile_expression(node: ast.Node, scope: Scope) -> tuple[str, Fn]:
     if isinstance(node, ast.Attr):
         ot, of = compile_expression(node.obj, scope)
         attrs = ATTRIBUTES.get(ot, {})
+        defined = _define_over(scope, ot, node.name)
+        if node.name not in attrs and defined is not None:
+            # a define applied to a value of its element type: `win_tile.wild`
+            dt, df = defined
+            return dt, lambda env: df(Env(of(env), env.values))
         if node.name not in attrs:
             raise ExpressionError(f"{a(ot)} has no attribute {node.name!r}", node.pos,
                                   expected=", ".join(attrs) or None,
