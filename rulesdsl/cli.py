@@ -213,7 +213,9 @@ def cmd_score(args: argparse.Namespace) -> int:
                        winner=winner, win_tile=win_tile, self_drawn=args.self_drawn,
                        kong_replacement=args.kong_replacement,
                        flower_replacement=args.flower_replacement,
-                       robbed_kong=args.robbed_kong, seat_wind=seat)
+                       robbed_kong=args.robbed_kong, last_tile=args.last_tile,
+                       first_turn=args.first_turn, kong_discard=args.kong_discard,
+                       seat_wind=seat)
     score = score_hand(ruleset, hand, context, None)
     if args.json:
         shown = {k: nt.format_tile(v) if ruleset.context.get(k) is not None
@@ -411,6 +413,12 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--kong-replacement", action="store_true")
     sc.add_argument("--flower-replacement", action="store_true")
     sc.add_argument("--robbed-kong", action="store_true")
+    sc.add_argument("--last-tile", action="store_true",
+                    help="no tile could be drawn after the winning one (海底)")
+    sc.add_argument("--first-turn", action="store_true",
+                    help="nobody had claimed a set and the winner had not discarded (天胡, 地胡)")
+    sc.add_argument("--kong-discard", action="store_true",
+                    help="won on a discard made after the discarder's kong (杠上炮)")
     sc.add_argument("--non-winner", action="store_true",
                     help="score the hand of a player who did not win")
     sc.add_argument("--json", action="store_true", help="print JSON")

@@ -205,7 +205,10 @@ class _Runner:
             self_drawn=bool(ex.get("self_drawn", False)),
             kong_replacement=bool(ex.get("kong_replacement", False)),
             flower_replacement=bool(ex.get("flower_replacement", False)),
-            robbed_kong=bool(ex.get("robbed_kong", False)), seat_wind=seat)
+            robbed_kong=bool(ex.get("robbed_kong", False)),
+            last_tile=bool(ex.get("last_tile", False)),
+            first_turn=bool(ex.get("first_turn", False)),
+            kong_discard=bool(ex.get("kong_discard", False)), seat_wind=seat)
         missing = [n for n in self.ruleset.context if n not in item["context"]]
         if missing:
             return f"a hand example needs context: {', '.join(missing)}"

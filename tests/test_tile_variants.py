@@ -233,3 +233,71 @@ def test_a_define_applies_to_the_winning_tile(turned, win_tile, counts):
                        {"turned": t})
     assert score.wins
     assert ("self_drawn_wild" in score.item_names()) == counts, score.explain()
+
+
+FACTS = THREE_SUITS.replace("id: three-suits", "id: three-suits-facts").replace(
+    '''    - {name: self_drawn, kind: fan, for: [winner], when: "self_drawn", fan: 1}''',
+    '''    - {name: self_drawn, kind: fan, for: [winner], when: "self_drawn", fan: 1}
+    - {name: last_tile, kind: fan, for: [winner], when: "last_tile", fan: 1}
+    - {name: first_turn, kind: fan, for: [winner], when: "first_turn", fan: 1}
+    - {name: kong_discard, kind: fan, for: [winner], when: "kong_discard", fan: 1}''')
+assert "when: \"first_turn\"" in FACTS
+
+WAITING = "111m 222m 333m 444p 5p"  # waits on 5p (单吊)
+
+
+@pytest.fixture(scope="module")
+def facts(tmp_path_factory):
+    path = Path(tmp_path_factory.mktemp("tiles")) / "facts.yaml"
+    path.write_text(FACTS, encoding="utf-8")
+    return rulesdsl.load(path)
+
+
+def _items(st, seat):
+    return st.results[-1]["scores"][seat]
+
+
+def _position(facts, **kw):
+    from rulesdsl import notation as nt
+    from rulesdsl.engine.base import Position
+
+    base = dict(hands={0: nt.parse_tiles("9s"), 1: nt.parse_tiles(WAITING.replace(" ", ""))},
+                context={}, dealer=0, turn=0, wall=nt.parse_tiles("5p"))
+    base.update(kw)
+    return facts.game().position(Position(**base))
+
+
+@pytest.mark.parametrize("left,last", [(1, True), (6, False)])
+def test_last_tile_is_a_win_on_the_wall_s_last_tile(facts, left, last):
+    st = _position(facts, tiles_left=left)
+    st.apply("discard 9s")
+    st.apply("win")
+    assert ("last_tile" in _items(st, 1)) == last
+
+
+def test_first_turn_is_a_win_before_any_discard_of_the_winner_or_any_set(facts):
+    from rulesdsl import notation as nt
+
+    st = _position(facts)
+    st.apply("discard 9s")   # seat 1 draws 5p: its first turn, nobody has melded
+    st.apply("win")
+    assert "first_turn" in _items(st, 1)
+    st = _position(facts, discards={1: nt.parse_tiles("8s")})
+    st.apply("discard 9s")
+    st.apply("win")
+    assert "first_turn" not in _items(st, 1)
+
+
+@pytest.mark.parametrize("kong,counts", [(True, True), (False, False)])
+def test_kong_discard_is_a_win_on_the_discard_after_a_kong(facts, kong, counts):
+    from rulesdsl import notation as nt
+
+    hand = "7s 7s 7s 7s 5p" if kong else "7s 7s 7s 6s 5p"
+    st = _position(facts, hands={0: nt.parse_tiles(hand.replace(" ", "")),
+                                 1: nt.parse_tiles(WAITING.replace(" ", ""))},
+                   wall_end=nt.parse_tiles("9s"))
+    if kong:
+        st.apply("concealed_kong 7s 7s 7s 7s")
+    st.apply("discard 5p")
+    st.apply("win 5p")
+    assert ("kong_discard" in _items(st, 1)) == counts

@@ -428,6 +428,10 @@ EXAMPLE = {
         "kong_replacement": _bool("The winning tile replaced a kong."),
         "flower_replacement": _bool("The winning tile replaced a flower."),
         "robbed_kong": _bool("The win robs a kong (抢杠)."),
+        "last_tile": _bool("No tile could be drawn after the winning one (海底)."),
+        "first_turn": _bool("Nobody had claimed or declared a set and the winner had not "
+                            "discarded (天胡, 地胡)."),
+        "kong_discard": _bool("The winning discard came after the discarder's kong (杠上炮)."),
         "winner": _bool("Score the hand as the winner's (default: true when win_tile is "
                         "given)."),
         "expect": {"description": "What is asserted: true/false, a pattern name or list of "

@@ -55,5 +55,11 @@ class ScoringHand:
     kong_replacement: bool = False
     flower_replacement: bool = False
     robbed_kong: bool = False
+    # 海底: no tile could be drawn after the winning one; 天胡/地胡: nobody had claimed or
+    # declared a set and the winner had not discarded yet; 杠上炮: the winning discard was
+    # made with a kong's replacement in hand
+    last_tile: bool = False
+    first_turn: bool = False
+    kong_discard: bool = False
     seat_wind: int = 27  # 1z
     discarded_wild: bool = False

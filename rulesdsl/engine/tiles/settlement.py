@@ -51,6 +51,11 @@ class Settlement:
             kong_replacement=seat == winner and self_drawn and self.source in KONG_DRAWS,
             flower_replacement=seat == winner and self_drawn and self.source in BONUS_DRAWS,
             robbed_kong=robbed and seat == winner,
+            last_tile=seat == winner and not self._can_draw(),
+            # a claim or a kong leaves a meld: no meld anywhere, no discard of the winner's
+            first_turn=seat == winner and not any(self.melds) and not self.discards[winner],
+            kong_discard=seat == winner and not self_drawn and not robbed
+            and self.source in KONG_DRAWS,
             seat_wind=self._seat_wind(seat),
             discarded_wild=self.wild_discarded[seat],
         )
@@ -110,6 +115,10 @@ class Settlement:
         elif rule == "next_player" or winner != self.dealer:
             self.dealer = self._next(self.dealer)
         self._finish_hand()
+
+    def _can_draw(self) -> bool:
+        """Could a tile still be drawn (the wall holds one and has not reached its end)?"""
+        return self.back > self.front and self._wall_phase() != "exhausted"
 
     def _is_live(self, seen: int) -> bool:
         """A discard in the live-tile phase is live by play.liability.live (names: seen)."""
