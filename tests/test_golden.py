@@ -104,12 +104,13 @@ GOLDEN = {
     # discard only a win is offered (games 1 and 2 lose pung and kong claims there, their
     # results unchanged); games 3-5 move only for the new events.
     # The saved state holds each seat's void suit (定缺, none here); the play is unchanged.
+    # The saved state holds the hand's kong payments (none in Wenling); the play is unchanged.
     "wenling-mahjong": [
-        "206a6ded8c182c83",
-        "374be37d77036907",
-        "7edcd236dcfde61d",
-        "6301d185301092ea",
-        "18c908988dde36ea",
+        "bb4f9cf4676d7531",
+        "a700beda3178906b",
+        "f87e808d15771cb6",
+        "5335309673302ce5",
+        "965f823255c1b587",
     ],
     # Bombs double the stake and a spring multiplies it (pagat; issue 16).
     "dou-dizhu": [

@@ -36,11 +36,15 @@ THREE_SUITS = textwrap.dedent("""\
     """)
 
 
+def _load(tmp_path_factory, text: str):
+    path = Path(tmp_path_factory.mktemp("tiles")) / "variant.yaml"
+    path.write_text(text, encoding="utf-8")
+    return rulesdsl.load(path)
+
+
 @pytest.fixture(scope="module")
 def three_suits(tmp_path_factory):
-    path = Path(tmp_path_factory.mktemp("tiles")) / "three-suits.yaml"
-    path.write_text(THREE_SUITS, encoding="utf-8")
-    return rulesdsl.load(path)
+    return _load(tmp_path_factory, THREE_SUITS)
 
 
 def test_no_tile_is_turned_up(three_suits):
@@ -81,9 +85,7 @@ assert "seven_pairs: true" in SEVEN_PAIRS and "groups(tiles" in SEVEN_PAIRS
 
 @pytest.fixture(scope="module")
 def seven_pairs(tmp_path_factory):
-    path = Path(tmp_path_factory.mktemp("tiles")) / "seven-pairs.yaml"
-    path.write_text(SEVEN_PAIRS, encoding="utf-8")
-    return rulesdsl.load(path)
+    return _load(tmp_path_factory, SEVEN_PAIRS)
 
 
 def _is_seven_pairs(counts: list[int], melds: int) -> bool:
@@ -142,9 +144,7 @@ assert "void_suit: declare" in VOID
 
 @pytest.fixture(scope="module")
 def void_game(tmp_path_factory):
-    path = Path(tmp_path_factory.mktemp("tiles")) / "void.yaml"
-    path.write_text(VOID, encoding="utf-8")
-    return rulesdsl.load(path)
+    return _load(tmp_path_factory, VOID)
 
 
 def _suit_of(kind: int) -> str:
@@ -248,9 +248,7 @@ WAITING = "111m 222m 333m 444p 5p"  # waits on 5p (单吊)
 
 @pytest.fixture(scope="module")
 def facts(tmp_path_factory):
-    path = Path(tmp_path_factory.mktemp("tiles")) / "facts.yaml"
-    path.write_text(FACTS, encoding="utf-8")
-    return rulesdsl.load(path)
+    return _load(tmp_path_factory, FACTS)
 
 
 def _items(st, seat):
@@ -301,3 +299,77 @@ def test_kong_discard_is_a_win_on_the_discard_after_a_kong(facts, kong, counts):
     st.apply("discard 5p")
     st.apply("win 5p")
     assert ("kong_discard" in _items(st, 1)) == counts
+
+
+KONGS = THREE_SUITS.replace("id: three-suits", "id: three-suits-kongs").replace(
+    "  payments: {to_winner: payment_to_winner, stake: 1}",
+    """  payments: {to_winner: payment_to_winner, stake: 2}
+  kong_payments:
+    exposed: {from: discarder, amount: 2}
+    added: {from: others, amount: 1}
+    concealed: {from: others, amount: 2}""")
+assert "kong_payments" in KONGS
+
+
+@pytest.fixture(scope="module")
+def kongs(tmp_path_factory):
+    return _load(tmp_path_factory, KONGS)
+
+
+def _kong_position(kongs, **kw):
+    from rulesdsl import notation as nt
+    from rulesdsl.engine.base import Position
+
+    base = dict(context={}, dealer=0, turn=0, wall=nt.parse_tiles("1s 2s 3s 4s"),
+                wall_end=nt.parse_tiles("9p 8p"))
+    base.update(kw)
+    return kongs.game().position(Position(**base))
+
+
+def test_a_concealed_kong_is_paid_by_every_other_player_at_once(kongs):
+    from rulesdsl import notation as nt
+
+    st = _kong_position(kongs, hands={0: nt.parse_tiles("7s7s7s7s5p"), 1: nt.parse_tiles("1m")})
+    st.apply("concealed_kong 7s 7s 7s 7s")
+    # 2 stakes × stake 2 from each of three players
+    assert st.returns() == [12.0, -4.0, -4.0, -4.0]
+    assert st.kong_paid == [12.0, -4.0, -4.0, -4.0]
+
+
+def test_an_exposed_kong_is_paid_by_the_discarder_only(kongs):
+    from rulesdsl import notation as nt
+
+    st = _kong_position(kongs, hands={0: nt.parse_tiles("7s5p"), 1: nt.parse_tiles("7s7s7s1m")})
+    st.apply("discard 7s")
+    st.apply("kong 7s 7s 7s")
+    assert st.returns() == [-4.0, 4.0, 0.0, 0.0]
+
+
+def test_an_added_kong_is_paid_by_the_others_and_a_robbed_one_is_not(kongs):
+    from rulesdsl import notation as nt
+
+    st = _kong_position(kongs, hands={0: nt.parse_tiles("7s5p"), 1: nt.parse_tiles("1m")},
+                        melds={0: [("pung", nt.tile_kind("7s"), False)]})
+    st.apply("added_kong 7s")
+    assert st.returns() == [6.0, -2.0, -2.0, -2.0]
+
+
+def test_kong_payments_join_the_hand_result_and_the_totals(kongs):
+    rng = random.Random(5)
+    seen = 0
+    for seed in range(40):
+        st = kongs.new_game(seed=seed)
+        while not st.is_terminal():
+            st.apply(st.sample_action(rng))
+        result = st.results[-1]
+        paid = [0.0] * 4
+        for event in st.log:
+            if event["type"] == "kong_payment":
+                paid = [a + b for a, b in zip(paid, event["payments"])]
+                seen += 1
+        assert result["kong_payments"] == paid
+        assert sum(result["payments"]) == pytest.approx(0)
+        assert st.returns() == pytest.approx(result["payments"])
+        back = kongs.game().state_from_json(st.to_json())
+        assert back.to_json() == st.to_json()
+    assert seen > 0

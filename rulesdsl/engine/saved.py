@@ -1006,6 +1006,16 @@ def _check_tiles(r: _Reader, d: dict[str, Any]) -> None:
             _fail(f"voids[{s}]", f"{_show(v)} is not a void suit of this ruleset")
     if g.rules.void_suit != "none" and phase not in ("void", "over") and None in voids:
         _fail("voids", "every seat names its void suit before play")
+    kong_paid = r.each(d["kong_paid"], "kong_paid", r.number, n)
+    r.log(hand_no)
+    this_hand = hand_no - 1 if over else hand_no
+    logged = [0.0] * n
+    for _, event in r.hand_events(this_hand):
+        if event.get("type") == "kong_payment":
+            paid = r.each(event.get("payments"), "log: a kong_payment's payments", r.number, n)
+            logged = [a + b for a, b in zip(logged, paid)]
+    if not all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(kong_paid, logged)):
+        _fail("kong_paid", f"{_show(kong_paid)} is not this hand's logged kong payments")
     r.optional(d["drawn"], "drawn", r.kind)
     source = r.choice(d["source"], "source", TILE_SOURCES)
     last = d["last_discard"]

@@ -16,6 +16,32 @@ def _enum(*names: Any) -> dict[str, Any]:
 
 BOOL: dict[str, Any] = {"type": "boolean"}
 
+def _kong_rate(what: str) -> dict[str, Any]:
+    return {"type": "object", "additionalProperties": False, "required": ["from", "amount"],
+            "description": f"What {what} pays, when it is made.",
+            "properties": {
+                "from": {"enum": ["discarder", "others"], "description":
+                         "discarder: the player whose discard was claimed; others: every "
+                         "other player."},
+                "amount": {"type": "integer", "minimum": 0, "maximum": 1000,
+                           "description": "Stakes each payer pays.", "examples": [1, 2]}},
+            "examples": [{"from": "others", "amount": 2}]}
+
+
+KONG_PAYMENTS = Section(
+    "kong_payments", "Tiles: kongs paid when they are made (刮风下雨), in stakes: a kong "
+    "claimed on a discard (exposed), a pung promoted (added), a concealed kong.",
+    "Kong payments (刮风下雨)", keys=(
+        Value("exposed", "A kong claimed on a discard (直杠).", "an exposed kong pays",
+              attr="kong_exposed", fragment=_kong_rate("a kong claimed on a discard"),
+              default=None),
+        Value("added", "A pung promoted to a kong (补杠, 弯杠).", "an added kong pays",
+              attr="kong_added", fragment=_kong_rate("a promoted pung"), default=None),
+        Value("concealed", "A concealed kong (暗杠).", "a concealed kong pays",
+              attr="kong_concealed", fragment=_kong_rate("a concealed kong"), default=None),
+    ),
+)
+
 PAYMENTS = Section(
     "payments", "Tiles: settlement formulas.", "Payments", keys=(
         Hook("to_winner", "A formula (total, stake): what each player pays the winner.",
@@ -64,7 +90,7 @@ TILES = Contract(
     family="tiles",
     engine="the tile engine",
     description="bonus, wall, chow_from, claim_with_wilds, pung_pass_lock, rob_kong, "
-                "discarded_wild, next_dealer, void_suit, payments, liability",
+                "discarded_wild, next_dealer, void_suit, payments, kong_payments, liability",
     keys=(
         Expr("bonus", "Tiles: tiles set aside face up with a replacement from the wall's end "
              "(flowers, special tiles).", "tiles set aside face up with a replacement draw",
@@ -99,6 +125,7 @@ TILES = Contract(
               "its tiles. none: no void suit.", "a void suit (定缺)",
               fragment=_enum("none", "declare"), default="none"),
         PAYMENTS,
+        KONG_PAYMENTS,
         LIABILITY,
     ),
     model=TilePlay,

@@ -21,6 +21,10 @@ class TilePlay:
     to_winner: str | None = None
     between_others: str | None = None
     stake: int = 1
+    # play.kong_payments (刮风下雨): {from: discarder | others, amount} per kong kind
+    kong_exposed: dict | None = None
+    kong_added: dict | None = None
+    kong_concealed: dict | None = None
     next_dealer: str = "unless_dealer_wins"  # after a win: or next_player, winner
     void_suit: str = "none"  # declare: 定缺, each player names a suit to be void of
     # 包三家 (play.liability): which discard in the live-tile phase is live (an expression

@@ -25,15 +25,25 @@ class Settlement:
     live_discards: list[dict[str, Any]]
     results: list[dict[str, Any]]
     totals: list[float]
+    kong_paid: list[float]
 
     def _exhausted(self) -> None:
         # 「黄牌…各玩家间不再进行该副牌的结算，同时庄家自动下庄」
         self._event(type="exhausted", tiles_left=self.back - self.front)
         result = {"type": "hand_end", "winner": None, "exhausted": True,
                   "payments": [0.0] * self.game.players}
+        self._add_kong_payments(result)
         self.results.append(result)
+        for seat, paid in enumerate(result["payments"]):
+            self.totals[seat] += paid
         self.dealer = self._next(self.dealer)
         self._finish_hand()
+
+    def _add_kong_payments(self, result: dict[str, Any]) -> None:
+        """The hand's kong payments (paid as the kongs were made) join its payments."""
+        if self.game.kong_rates:
+            result["kong_payments"] = list(self.kong_paid)
+            result["payments"] = [p + k for p, k in zip(result["payments"], self.kong_paid)]
 
     def _scoring_hand(self, seat: int, winner: int, win_tile: int | None, self_drawn: bool,
                       robbed: bool) -> ScoringHand:
@@ -105,6 +115,7 @@ class Settlement:
                   "self_drawn": self_drawn, "robbed_kong": robbed, "liable": liable,
                   "totals": totals, "payments": payments,
                   "scores": [s.explain() for s in scores]}
+        self._add_kong_payments(result)
         self._event(**{k: v for k, v in result.items() if k != "scores"})
         self.results.append(result)
         for seat in range(g.players):

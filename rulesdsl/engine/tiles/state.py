@@ -97,6 +97,8 @@ class TileGame:
         self.seven_pairs = (3 * self.sets_needed + 2 * win.get("pairs", 1)) // 2 \
             if win.get("seven_pairs") else 0
         self.tiles = ruleset.every_card()
+        self.kong_rates = any((self.rules.kong_exposed, self.rules.kong_added,
+                               self.rules.kong_concealed))
         # the suits a void may be named in (定缺): those of the tile set
         self.void_suits = tuple(k for k in VOID_SUITS.values() if self.tiles.count(k))
         self._specs: dict[int, HandSpec] = {}
@@ -164,7 +166,7 @@ class TileState(Settlement, EngineState):
         "seed", "max_hands", "hand_no", "dealer", "phase", "wall", "front", "back", "turned",
         "hands", "melds", "flowers", "discards", "to_act", "drawn", "source", "last_discard",
         "claim_queue", "claims", "kong_tile", "pung_locks", "wild_discarded", "live_discards",
-        "seen", "voids", "log", "results", "totals",
+        "seen", "voids", "kong_paid", "log", "results", "totals",
     )
 
     def __init__(self, game: TileGame):
@@ -196,6 +198,9 @@ class TileState(Settlement, EngineState):
         # per seat, its void suit (定缺, play.void_suit) as the suit's first tile kind, or
         # None (not yet declared, or no void suits)
         self.voids: list[int | None] = []
+        # this hand's kong payments so far (play.kong_payments), per seat: paid at once,
+        # settled into the hand's result at its end
+        self.kong_paid: list[float] = []
         self.log: list[dict[str, Any]] = []
         self.results: list[dict[str, Any]] = []
         self.totals: list[float] = []
@@ -217,6 +222,8 @@ class TileState(Settlement, EngineState):
     # ------------------------------------------------------------ the API
 
     def returns(self) -> list[float]:
+        if any(self.kong_paid) and self.phase != "over":
+            return [t + k for t, k in zip(self.totals, self.kong_paid)]
         return list(self.totals)
 
     def sample_action(self, rng: random.Random) -> Action:
@@ -336,6 +343,7 @@ class TileState(Settlement, EngineState):
             self._expose_bonus(seat)
             seat = self._next(seat)
         self.voids = [None] * g.players
+        self.kong_paid = [0.0] * g.players
         self.phase = "void" if g.rules.void_suit == "declare" else "turn"
         self.to_act = self.dealer
         self.drawn = None
@@ -734,6 +742,7 @@ class TileState(Settlement, EngineState):
             self._move(seat, tile, -4)
             self.melds[seat].append(["kong", tile, True])
             self._event(type="concealed_kong", seat=seat, tile=TILE_TEXT[tile])
+            self._pay_kong(seat, self.game.rules.kong_concealed, None)
             self._replacement(seat, "kong")
             return
         if act.kind == "added_kong":
@@ -821,6 +830,7 @@ class TileState(Settlement, EngineState):
         self._event(type=kind, seat=seat, tile=TILE_TEXT[meld_tile], discarder=discarder)
         self.last_discard = None
         if kind == "kong":
+            self._pay_kong(seat, self.game.rules.kong_exposed, discarder)
             self._replacement(seat, "kong")
             return
         self.phase = "turn"
@@ -854,7 +864,23 @@ class TileState(Settlement, EngineState):
                 break
         self.kong_tile = None
         self._event(type="added_kong", seat=seat, tile=TILE_TEXT[tile])
+        self._pay_kong(seat, self.game.rules.kong_added, None)
         self._replacement(seat, "kong")
+
+    def _pay_kong(self, seat: int, rate: dict | None, discarder: int | None) -> None:
+        """刮风下雨: a kong is paid when it is made (play.kong_payments), in stakes."""
+        if not rate or not rate["amount"]:
+            return
+        amount = float(rate["amount"] * self.game.rules.stake)
+        payers = [discarder] if rate["from"] == "discarder" and discarder is not None else \
+            [s for s in range(self.game.players) if s != seat]
+        paid = [0.0] * self.game.players
+        for payer in payers:
+            paid[payer] -= amount
+            paid[seat] += amount
+        for s, p in enumerate(paid):
+            self.kong_paid[s] += p
+        self._event(type="kong_payment", seat=seat, payments=paid)
 
     def _replacement(self, seat: int, why: str) -> None:
         """A kong's replacement tile from the wall's end."""
