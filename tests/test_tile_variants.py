@@ -373,3 +373,31 @@ def test_kong_payments_join_the_hand_result_and_the_totals(kongs):
         back = kongs.game().state_from_json(st.to_json())
         assert back.to_json() == st.to_json()
     assert seen > 0
+
+
+COMPLETED = THREE_SUITS.replace("id: three-suits", "id: three-suits-completed").replace(
+    '''    - {name: self_drawn, kind: fan, for: [winner], when: "self_drawn", fan: 1}''',
+    '''    - {name: self_drawn, kind: fan, for: [winner], when: "self_drawn", fan: 1}
+    - {name: concealed_pung, kind: fan, for: [winner], each: set,
+       where: "kind == pung and concealed and not (completed and not self_drawn)", fan: 1}''')
+assert "completed and not self_drawn" in COMPLETED
+
+
+@pytest.mark.parametrize("hand,win,self_drawn,pungs", [
+    ("111m 222m 333m 44p 55p", "5p", False, 3),   # 555p, completed by the discard: exposed
+    ("111m 222m 333m 44p 55p", "5p", True, 4),    # drawn: all four concealed
+    ("111m 222m 333m 444p 5p", "5p", False, 4),   # the discard completes the pair only
+])
+def test_a_set_knows_it_was_completed_by_the_winning_tile(tmp_path_factory, hand, win,
+                                                         self_drawn, pungs):
+    from rulesdsl import notation as nt
+    from rulesdsl.engine.tiles.hand import ScoringHand
+    from rulesdsl.engine.tiles.scoring import score_hand
+
+    rs = _load(tmp_path_factory, COMPLETED)
+    score = score_hand(rs, ScoringHand(concealed=nt.parse_tiles(hand.replace(" ", "")),
+                                       winner=True, win_tile=nt.tile_kind(win),
+                                       self_drawn=self_drawn), {})
+    assert score.wins
+    got = next((i.count for i in score.items if i.name == "concealed_pung"), 0)
+    assert got == pungs, score.explain()

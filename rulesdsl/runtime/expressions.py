@@ -108,6 +108,8 @@ ATTRIBUTES: dict[str, dict[str, tuple[str, Callable[[Any], Any]]]] = {
         "tile": (TILE, lambda s: s["tile"]),
         "wilds": (INT, lambda s: s["wilds"]),
         "home_wilds": (INT, lambda s: s.get("home_wilds", 0)),
+        # the set the winning tile completed (in the reading scored)
+        "completed": (BOOL, lambda s: s.get("completed", False)),
     },
     HAND: {
         "winner": (BOOL, lambda h: h["winner"]),

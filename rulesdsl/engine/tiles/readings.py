@@ -402,16 +402,19 @@ def wait_of(s: TileSet, position: int) -> str:
     return "other"
 
 
-def waits_for(dec: Decomposition, counts: list[int], win_tile: int | None,
-              win_is_wild: bool) -> list[str]:
-    """The waits this reading allows: each set the winning tile can have completed."""
+def wins_for(dec: Decomposition, counts: list[int], win_tile: int | None,
+             win_is_wild: bool) -> list[tuple[str, int | None]]:
+    """Each way this reading can have been completed by the winning tile: (the wait, the
+    index in `dec.sets` of the set it completed), waits in WAITS order."""
     if win_tile is None:
-        return ["other"]
-    found: set[str] = set()
+        return [("other", None)]
+    found: set[tuple[str, int]] = set()
     for assignment in _slot_assignments(counts, dec.sets):
-        for s, mask in zip(dec.sets, assignment):
+        for i, (s, mask) in enumerate(zip(dec.sets, assignment)):
             for pos, (t, is_wild) in enumerate(zip(s.tiles(), mask)):
                 if (win_is_wild and is_wild) or (not win_is_wild and not is_wild
                                                  and t == win_tile):
-                    found.add(wait_of(s, pos))
-    return [w for w in WAITS if w in found] or ["other"]
+                    found.add((wait_of(s, pos), i))
+    ordered = sorted(found, key=lambda f: (WAITS.index(f[0]), f[1]))
+    return list(ordered) or [("other", None)]
+

@@ -53,7 +53,7 @@ from .readings import (
     brute_force_readings,
     find_readings,
     wait_of,
-    waits_for,
+    wins_for,
 )
 
 
@@ -276,13 +276,14 @@ class _Scorer:
         value = memo[key] = fn(env)
         return value
 
-    def _rows(self, sets: list[TileSet], winner: bool) -> list[list[Any]]:
+    def _rows(self, sets: list[TileSet], winner: bool, scopes: list[dict]) -> list[list[Any]]:
         """Per set of this reading, its row of memoised `where` results (None: not yet
         evaluated), shared by every reading holding an equal set."""
         rows = self._set_rows
         out = []
-        for ts in sets:
-            key = (winner, ts.kind, ts.tile, ts.concealed, ts.wilds, ts.home_wilds)
+        for ts, sc in zip(sets, scopes):
+            key = (winner, ts.kind, ts.tile, ts.concealed, ts.wilds, ts.home_wilds,
+                   sc["completed"])
             row = rows.get(key)
             if row is None:
                 row = rows[key] = [None] * len(self.items)
@@ -321,8 +322,9 @@ class _Scorer:
         return False
 
     def _scope(self, dec: Decomposition | None, wait: str | None, held: list[int],
-               winner: bool) -> dict[str, Any]:
+               winner: bool, completed: int | None = None) -> dict[str, Any]:
         h = self.hand
+        done = None if completed is None else len(h.melds) + completed
         sets = list(h.melds) + list(dec.sets if dec is not None else ())
         tiles = [t for s in sets for t in s.tiles()]
         first = next((t for t in tiles if t < 27), None)
@@ -340,7 +342,7 @@ class _Scorer:
             "flowers": len(h.exposed_flowers),
             "seat_wind": h.seat_wind,
             "win_tile": h.win_tile if winner else None,
-            "sets": [s.as_scope() for s in sets],
+            "sets": [{**s.as_scope(), "completed": i == done} for i, s in enumerate(sets)],
             "tiles": tiles,
             "exposed_flowers": list(h.exposed_flowers),
             "first_suit": nt.tile_suit(first) if first is not None else None,
@@ -351,9 +353,12 @@ class _Scorer:
         }
 
     def evaluate(self, dec: Decomposition | None, wait: str | None, held: list[int],
-                 winner: bool) -> tuple[list[ItemScore], list[str], dict[str, Any]]:
+                 winner: bool, completed: int | None = None
+                 ) -> tuple[list[ItemScore], list[str], dict[str, Any]]:
+        """Items and limit hands of one reading; `completed`: the index in `dec.sets` of
+        the set the winning tile completed (the set scope's `completed`)."""
         h = self.hand
-        scope = self._scope(dec, wait, held, winner)
+        scope = self._scope(dec, wait, held, winner, completed)
         sets = list(h.melds) + list(dec.sets if dec is not None else ())
         tiles = scope["tiles"]
         set_scopes = scope["sets"]
@@ -376,7 +381,7 @@ class _Scorer:
                     assert item.where is not None
                     if fixed_where:
                         if rows is None:
-                            rows = self._rows(sets, winner)
+                            rows = self._rows(sets, winner, set_scopes)
                         count = self._count_sets(j, item, rows, set_scopes, hand_env)
                     else:
                         count = sum(1 for s in set_scopes
@@ -510,12 +515,13 @@ def score_hand(ruleset: Ruleset, hand: ScoringHand, context: dict[str, Any],
     evaluated = 0
     cap: Any = None
     for dec in candidates:
-        waits: list[str | None] = [None]
+        wins: list[tuple[str | None, int | None]] = [(None, None)]
         if not partial:
-            waits = list(waits_for(dec, counts, hand.win_tile, win_is_wild))
-        for wait in waits:
+            wins = list(wins_for(dec, counts, hand.win_tile, win_is_wild))
+        for wait, completed in wins:
             evaluated += 1
-            items, limits, scope = scorer.evaluate(dec, wait, held, winner=not partial)
+            items, limits, scope = scorer.evaluate(dec, wait, held, winner=not partial,
+                                                   completed=completed)
             base = sum(i.amount for i in items if i.kind == "base")
             fan = sum(i.amount for i in items if i.kind == "fan")
             if limits:
