@@ -150,13 +150,15 @@ class TrickLeads:
         if card_readings(hc, cards):
             return
         system = throw_system(hc, cards)
+        foreign = sum(1 for k in cards if hc.system[k] != system)
+        if not foreign and len(cards) >= 2 and self._throwable(system):
+            return  # any cards of one throwable system
         counts = [0] * len(hc.place)
         for k in cards:
             counts[k] += 1
-        foreign = sum(1 for k in cards if hc.system[k] != system)
         joining = foreign and sum(foreign_part(hc, counts, system)) == foreign
-        if len(cards) >= 2 and self._throwable(system) and (not foreign or joining):
-            if not foreign or any(demoted_covers(hc, counts, system)):
+        if len(cards) >= 2 and self._throwable(system) and joining:
+            if any(demoted_covers(hc, counts, system)):
                 return
             raise IllegalAction("a throw holds cards of another suit-system only inside "
                                 "demoted tractors (下放)")

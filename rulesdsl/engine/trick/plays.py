@@ -123,14 +123,17 @@ def _extend_runs(hc: HandContext, system: str, entries: list[tuple], chain: list
 def throw_system(hc: HandContext, cards: Sequence[int]) -> str:
     """The suit-system a lead is in: its cards' one system, or the one system each card
     is of or may join (a throw holding a demoted tractor, 下放)."""
+    system = hc.system
+    first = system[cards[0]]
+    if all(system[k] == first for k in cards):  # the usual lead: no memo entry for it
+        return first  # type: ignore[return-value]
+
     def make() -> str:
-        systems = {hc.system[k] for k in cards}
-        if len(systems) > 1:
-            for system in sorted(systems):  # type: ignore[type-var]
-                joining = set(_joining(hc, system))
-                if all(hc.system[k] == system or k in joining for k in cards):
-                    return system  # type: ignore[return-value]
-        return hc.system[cards[0]]  # type: ignore[return-value]
+        for candidate in sorted({system[k] for k in cards}):  # type: ignore[type-var]
+            joining = set(_joining(hc, candidate))
+            if all(system[k] == candidate or k in joining for k in cards):
+                return candidate  # type: ignore[return-value]
+        return first  # type: ignore[return-value]
     return hc.memoized(("throw_system", tuple(cards)), make)
 
 
@@ -218,7 +221,8 @@ def _decompose(hc: HandContext, cards: Sequence[int]) -> list[Unit]:
         counts[k] += 1
     system = throw_system(hc, cards)
     units: list[Unit] = []
-    covers = demoted_covers(hc, counts, system)
+    mixed = any(hc.system[k] != system for k in cards)
+    covers = demoted_covers(hc, counts, system) if mixed else ()
     if covers and covers[0]:  # demoted plays first, the strongest way, then the rest
         def strength(cover: tuple[tuple[int, ...], ...]) -> tuple:
             return tuple(sorted(((len(p), best_reading(hc, p).key)  # type: ignore[union-attr]
