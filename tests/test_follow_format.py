@@ -274,3 +274,66 @@ def test_random_matches_of_tractor_stay_legal_and_restore():
         steps += 1
     back = GAME.state_from_json(st.to_json())
     assert back.to_json() == st.to_json()
+
+
+FOUR_DECKS = """\
+language: 1
+id: four-deck-format
+family: trick
+players: {count: 4, direction: counter-clockwise, teams: opposite}
+deck: {decks: 4, jokers: true}
+deal: {hand_size: 50, kitty: 16}
+context:
+  trump: {type: suit}
+  level: {type: rank, ladder: levels}
+define:
+  level_card: "rank == level"
+ranks:
+  natural: [2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A]
+  levels: [2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A]
+trump: "is_joker or level_card or suit == trump"
+order:
+  - {name: big_joker, select: "card == BJ"}
+  - {name: little_joker, select: "card == LJ"}
+  - {name: trump_level, select: "suit == trump and level_card"}
+  - {name: off_level, select: level_card}
+  - {name: trump_suit, select: "suit == trump", by: natural}
+  - {name: plain, select: "true", by: natural}
+patterns:
+  sameness: card
+  hollow: allowed
+  list:
+    - {name: single, group: 1}
+    - {name: pair, group: 2}
+    - {name: four, group: 4}
+    - {name: tractor, run: {group: 2, length: {min: 2}}}
+points: {5: 5, 10: 10, K: 10}
+levels: {ladder: [2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A], start: 2}
+tables:
+  result:
+    input: [points]
+    output: {side: [dealer, defenders, none], levels: int, next_dealer: [partner, next_player]}
+    rows:
+      - {when: "true", side: none, levels: 0, next_dealer: next_player}
+play:
+  declare: {select: level_card}
+  follow: {shape: format, only_tractors_draw_tractors: DRAW}
+  result: {table: result}
+"""
+
+
+@pytest.mark.parametrize("only_tractors,expected", [
+    (False, {"H2 H2 H3 H3"}),                         # a led four draws a tractor
+    (True, {"H2 H2 H3 H3", "H2 H2 H9 H9", "H3 H3 H9 H9"}),  # only two pairs
+])
+def test_only_tractors_draw_tractors_in_play(tmp_path, only_tractors, expected):
+    path = tmp_path / "four.yaml"
+    path.write_text(FOUR_DECKS.replace("DRAW", str(only_tractors).lower()), encoding="utf-8")
+    game = rulesdsl.load(path).game()
+    st = game.position(Position(
+        hands={0: nt.parse_cards("H7 H7 H7 H7 D2"), 1: nt.parse_cards("H2 H2 H3 H3 H9 H9"),
+               2: nt.parse_cards("C2 C3 C4 C6"), 3: nt.parse_cards("C7 C8 C9 C10")},
+        context={"trump": "S", "level": 5}, dealer=0, turn=0))
+    st.apply("H7 H7 H7 H7")
+    got = {" ".join(nt.format_card(k) for k in sorted(a.cards)) for a in st.legal_actions()}
+    assert got == expected

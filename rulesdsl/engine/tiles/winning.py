@@ -78,7 +78,8 @@ class WinningHands:
         return void if any(hand[void:void + 9]) else None
 
     def _can_win(self, seat: int, extra: int | None = None) -> bool:
-        if self.voids and self._void_held(seat, extra) is not None:
+        if self.voids and self.voids[seat] is not None \
+                and self._void_held(seat, extra) is not None:
             return False  # 定缺: no win while holding the void suit
         hand = self.hands[seat]
         spec = self.game.spec(self.turned)

@@ -45,7 +45,7 @@ def _lead_addable(state: Any, seat: int, have: Counter, held: list[int]) -> set[
             out.update(k for k, c in cards.items() if c > have[k])
     for space in throw_systems:  # the throws of one throwable system
         out.update(k for k in held if k not in out
-                   and space.completable(have + Counter([k]), state.hc))
+                   and space.completable(have + Counter([k])))
     return out
 
 
@@ -53,7 +53,7 @@ def _follow_completable(state: Any, seat: int, have: Counter) -> bool:
     """Can `have` grow into a legal follow? Must-follow by counts; a listed format rung by
     its plays; pairs (`follow.shape: pairs`, or a rung of pairs and singles): completing
     an odd count costs one card a pair, any other pair two."""
-    follow = state._follow_space(seat)
+    follow = state._follow(seat)
     if follow.listed is not None:
         return any(all(play[k] >= c for k, c in have.items()) for play in follow.listed)
     counts, m, fixed, need = follow.counts, follow.m, follow.fixed, follow.need

@@ -122,14 +122,10 @@ class TrickFollowing:
         lead_pairs = sum(c // 2 for c in Counter(lead).values())
         return min(lead_pairs, sum(c // 2 for c in suit), n // 2)
 
-    def _follow_space(self, seat: int) -> Follow:
-        """The follows open to `seat` (building.py reads it; its lists are shared with a
-        memo: read them, do not change them)."""
-        return self._follow(seat)
-
     def _follow(self, seat: int) -> Follow:
         """The follows open to `seat`, remembered per (hand, lead): a follow is often
-        checked, counted and sampled in the same position."""
+        checked, counted and sampled in the same position (its lists are shared with the
+        memo: read them, do not change them)."""
         hand = self.hands[seat]
         lead = self.trick[0][1]
         key = ("follow", tuple(hand), tuple(lead))

@@ -4,8 +4,8 @@ The ladder (ladder.py) says what a lead asks for, rung by rung; this module read
 against cards of one suit-system: whether some cards hold a rung (disjoint tuples, each
 run of adjacent tuples on adjacent places of the hand's order), and which plays of a hand
 meet one. A follower holding the lead's count in the led system must play cards that
-meet the first rung their hand holds (shengji's `TrickFormat::is_legal_play`: a play
-meeting an earlier rung would show the hand holds it). Adjacency is the per-hand order's,
+meet the first rung their hand holds (a play meeting an earlier rung would show the
+hand holds it). Adjacency is the per-hand order's,
 as the ruleset's runs read it (`HandContext.adjacent`).
 """
 

@@ -5,9 +5,9 @@ A requirement is a tuple of *adjacent tuples*: `(2,)` a pair, `(2, 2)` two adjac
 (a tractor), `(3, 2)` a triple with a pair right above it, `(1,)` a single (singles are
 never required to be adjacent). The ladder starts with the lead's own units and goes
 down one decomposition at a time, always breaking up the unit with the most ways left to
-break: rbtying/shengji's `subsequent_decomposition_ordering` (mechanics/src/
-ordered_card.rs), ported rung for rung and checked against its tests
-(tests/test_follow_format.py). A follower must play the first rung their hand can hold.
+break (the published ordering is cited in docs/language.md and docs/research/; its own
+test vectors are in tests/test_follow_format.py). A follower must play the first rung
+their hand can hold.
 
 Pure integer code: it knows nothing of cards. `most` is the most copies of one card the
 deck holds; rungs asking for a larger tuple can never be held and are left out (that
@@ -36,7 +36,7 @@ def _desc(req: list[Adjacent] | tuple[Adjacent, ...]) -> Requirement:
 @cache
 def tuple_partitions(num: int) -> tuple[tuple[int, ...], ...]:
     """The ways to break `num` cards into tuples, most complex first: 4 gives
-    (4), (3, 1), (2, 2), (2, 1, 1), (1, 1, 1, 1) (shengji's `find_tuple_partitions`)."""
+    (4), (3, 1), (2, 2), (2, 1, 1), (1, 1, 1, 1)."""
     if num == 1:
         return ((1,),)
     out: list[tuple[int, ...]] = []
@@ -59,11 +59,11 @@ def _assignment_key(parts: tuple[tuple[int, ...], ...]) -> tuple[int, int]:
 
 @cache
 def sequential_groupings(values: tuple[int, ...]) -> tuple[tuple[Adjacent, ...], ...]:
-    """Every way to lay these tuple sizes out as runs of adjacent tuples (shengji's
-    `group_into_sequential_tuples`): (3, 2, 2) gives (3, 2, 2), (2, 3, 2), (2, 2, 3),
-    (3, 2) + (2), … (3) + (2) + (2). Built as shengji builds index assignments, but on
-    the values themselves, so equal layouts are kept once as they appear (the same
-    order: a layout's copies expand to the same layouts, after the first's)."""
+    """Every way to lay these tuple sizes out as runs of adjacent tuples: (3, 2, 2) gives
+    (3, 2, 2), (2, 3, 2), (2, 2, 3), (3, 2) + (2), … (3) + (2) + (2). Built as the
+    published ordering builds index assignments, but on the values themselves, so equal
+    layouts are kept once as they appear (the same order: a layout's copies expand to
+    the same layouts, after the first's)."""
     layouts: list[tuple[tuple[int, ...], ...]] = [((values[0],),)]
     for value in values[1:]:
         grown: list[tuple[tuple[int, ...], ...]] = []
@@ -86,8 +86,8 @@ def sequential_groupings(values: tuple[int, ...]) -> tuple[tuple[Adjacent, ...],
 
 @lru_cache(maxsize=64)
 def full_decomposition(num: int, most: int) -> tuple[Requirement, ...]:
-    """Every requirement `num` cards can meet, most complex first (shengji's
-    `full_decomposition_ordering`), without tuples of more than `most` cards."""
+    """Every requirement `num` cards can meet, most complex first, without tuples of
+    more than `most` cards."""
     out: dict[Requirement, None] = {}
     for group in tuple_partitions(num):
         if group[0] > most:
@@ -104,14 +104,14 @@ def full_decomposition(num: int, most: int) -> tuple[Requirement, ...]:
 
 def ladder(lead: Requirement, most: int, new_adjacency: bool = True) -> list[Requirement]:
     """The rungs a follower walks down for a lead of these units: the lead's own shape,
-    then shengji's subsequent decompositions. With `new_adjacency` false, no rung asks
+    then its subsequent decompositions. With `new_adjacency` false, no rung asks
     for adjacent tuples a unit of the lead did not have (only tractors draw tractors)."""
     units = [tuple(sorted(u, reverse=True)) for u in lead]
     rungs: list[Requirement] = [_desc(units)]
     remaining: list[list[Requirement]] = []
     for unit in units:
         decomp = list(full_decomposition(sum(unit), most))
-        # after the unit's own shape (shengji leaves none if the shape is not there)
+        # after the unit's own shape (none when the shape is not there)
         after = decomp[decomp.index((unit,)) + 1:] if (unit,) in decomp else []
         remaining.append(after[::-1])  # the next one last: pop() takes it
     current: list[Requirement] = [(u,) for u in units]

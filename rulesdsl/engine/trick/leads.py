@@ -109,7 +109,7 @@ class ThrowSpace:
                 if any(all(p >= x for p, x in zip(pick, b)) for b in bounds):
                     yield [p + f for p, f in zip(pick, foreign)]
 
-    def completable(self, have: dict[int, int], hc: HandContext) -> bool:
+    def completable(self, have: dict[int, int]) -> bool:
         """Can a throw of this space hold `have`?"""
         grown = [0] * len(self.natural)
         foreign = [0] * len(self.natural)

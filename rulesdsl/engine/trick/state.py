@@ -606,7 +606,7 @@ class TrickState(TrickLeads, TrickFollowing, TrickRanking, HandResult, EngineSta
             # cards per step of the winning play's largest combination: 1 single, 2 pair
             # or tractor of pairs, 3 triple (掀底 「如果是对或者拖拉机掀底，则再加倍」)
             "group": max((_group_size(u.cards) for u in won_with), default=1),
-            # cards in the lead's largest unit (shengji's kitty multiplier 「2 × size」)
+            # cards in the lead's largest unit (a kitty multiplier of 「2 × size」)
             "largest": len(self.trick[0][1]) if lead_rd else
             max(len(u.cards) for u in decompose(self.hc, self.trick[0][1])),
         }
