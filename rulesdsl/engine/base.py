@@ -73,7 +73,7 @@ class Action:
         if self.kind == "bid":
             return f"bid {self.amount}"
         if self.kind == "void":
-            return f"void {_void_suit(self.cards)}"
+            return f"void {void_suit_name(self.cards[0])}"
         if self.kind in TILE_ACTIONS:
             return f"{self.kind} {nt.format_tiles(self.cards)}".strip()
         text = nt.format_cards(self.cards)
@@ -85,7 +85,7 @@ class Action:
 
     def to_json(self) -> dict[str, Any]:
         if self.kind == "void":
-            return {"type": "void", "suit": _void_suit(self.cards)}
+            return {"type": "void", "suit": void_suit_name(self.cards[0])}
         if self.kind in TILE_ACTIONS:
             return {"type": self.kind, "tiles": nt.format_tiles(self.cards)}
         out: dict[str, Any] = {"type": self.kind, "cards": nt.format_cards(self.cards)}
@@ -172,8 +172,9 @@ def _void(suit: Any) -> Action:
     return Action("void", (VOID_SUITS[suit],))
 
 
-def _void_suit(cards: tuple[int, ...]) -> str:
-    return next((s for s, k in VOID_SUITS.items() if cards == (k,)), "?")
+def void_suit_name(kind: int) -> str:
+    """The suit letter of a void suit held as its first tile kind (VOID_SUITS)."""
+    return next((s for s, k in VOID_SUITS.items() if kind == k), "?")
 
 
 class LegalActions:

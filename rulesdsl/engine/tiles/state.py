@@ -23,6 +23,7 @@ from ..base import (
     IllegalAction,
     Position,
     restore_state,
+    void_suit_name,
 )
 from .memo import ReadTrie
 from .settlement import SUITED_HONOR, Settlement
@@ -266,7 +267,7 @@ class TileState(WinningHands, Settlement, EngineState):
             "wall_phase": self._wall_phase() if self.wall else None,
             # 定缺: one's own at once, the others' once every seat has chosen
             "voids": [None if v is None or (s != player and None in self.voids)
-                      else str(VOID[v])[5:] for s, v in enumerate(self.voids)],
+                      else void_suit_name(v) for s, v in enumerate(self.voids)],
             "dealer": self.dealer,
             "to_act": self.to_act,
             "phase": self.phase,
@@ -556,7 +557,7 @@ class TileState(WinningHands, Settlement, EngineState):
         self._event(type="void", seat=seat)  # the suit is shown once all have chosen
         nxt = self._next(seat)
         if all(v is not None for v in self.voids):
-            self._event(type="voids", suits=[str(VOID[v])[5:] for v in self.voids
+            self._event(type="voids", suits=[void_suit_name(v) for v in self.voids
                                              if v is not None])
             self.phase, self.to_act = "turn", self.dealer
         else:
