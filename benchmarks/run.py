@@ -47,7 +47,7 @@ TRICK = ["taicang-zhongxin-wu", "huzhou-hong-wu", "wenling-hong-wu"]
 THREE_DECK = ["taicang-zhongxin-wu", "huzhou-hong-wu"]
 SHEDDING = ["wenling-duijia-tong", "wenling-liujia-tong", "wenling-biao-tong", "guan-pai",
             "dou-dizhu"]
-TILES = ["wenling-mahjong"]
+TILES = ["wenling-mahjong", "sichuan-mahjong"]
 RULESETS = TRICK + SHEDDING + TILES
 LEAD_SIZES = (6, 8, 10, 12)
 SECTIONS = ("selfplay", "legality", "follow", "enumerate", "mahjong", "validate", "peers")

@@ -86,7 +86,8 @@ def tile_zones(state) -> Counter:
                 out[tile] += 4 if kind == "kong" else 3
     for zone in (*state.discards, *state.flowers):
         out.update(zone)
-    out[state.turned] += 1
+    if state.turned is not None:
+        out[state.turned] += 1
     return out
 
 

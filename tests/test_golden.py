@@ -105,12 +105,14 @@ GOLDEN = {
     # results unchanged); games 3-5 move only for the new events.
     # The saved state holds each seat's void suit (定缺, none here); the play is unchanged.
     # The saved state holds the hand's kong payments (none in Wenling); the play is unchanged.
+    # The saved state holds the hand's kong bills and its wins so far (血战到底) in place of
+    # the kong payments' sum; the play is unchanged (the digests without those fields agree).
     "wenling-mahjong": [
-        "bb4f9cf4676d7531",
-        "a700beda3178906b",
-        "f87e808d15771cb6",
-        "5335309673302ce5",
-        "965f823255c1b587",
+        "6dc0adcef11c9632",
+        "753a8a5063d8e8d1",
+        "6846ad8273e81f40",
+        "f526d555f19f2c60",
+        "862dfd52807da928",
     ],
     # Bombs double the stake and a spring multiplies it (pagat; issue 16).
     "dou-dizhu": [

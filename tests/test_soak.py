@@ -27,7 +27,8 @@ EXAMPLES = 3
 # Games per hypothesis example: fewer for the slow rulesets (six seats, four decks).
 PER_EXAMPLE = {"big-two": 4, "guandan": 1, "dou-dizhu": 4, "guan-pai": 8, "wenling-mahjong": 6,
                "wenling-hong-wu": 3, "tractor": 2, "huzhou-hong-wu": 2, "taicang-zhongxin-wu": 2,
-               "wenling-biao-tong": 2, "wenling-duijia-tong": 2, "wenling-liujia-tong": 1}
+               "wenling-biao-tong": 2, "wenling-duijia-tong": 2, "wenling-liujia-tong": 1,
+               "sichuan-mahjong": 20}
 
 
 def test_every_bundled_ruleset_is_soaked():

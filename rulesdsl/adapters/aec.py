@@ -18,7 +18,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .. import notation as nt
-from ..engine.base import Action
+from ..engine.base import VOID_SUITS, Action
 from ..model.ruleset import Ruleset
 
 CARD_KINDS = nt.CARD_KINDS
@@ -27,7 +27,7 @@ CARD_COMMIT_KINDS = ("play", "bury", "declare")  # what a built set of cards is 
 PHASES = {
     "trick": ("deal", "bury", "play", "over"),
     "shedding": ("auction", "play", "over"),
-    "tiles": ("turn", "claims", "rob", "over"),
+    "tiles": ("void", "turn", "claims", "rob", "over"),
 }
 TRUMP_SUITS = (*nt.SUITS, None)
 LEVELS = tuple(range(2, 15))
@@ -64,12 +64,14 @@ class TileLayout:
     DISCARD = 7
     CONCEALED_KONG = DISCARD + TILE_KINDS
     ADDED_KONG = CONCEALED_KONG + TILE_KINDS
-    size = ADDED_KONG + TILE_KINDS
+    VOID = ADDED_KONG + TILE_KINDS  # + 0, 1, 2: void m, p, s (定缺)
+    size = VOID + len(VOID_SUITS)
 
     def names(self) -> list[str]:
         out = ["pass", "win", "pung", "kong", "chow low", "chow middle", "chow high"]
         for what in ("discard", "concealed_kong", "added_kong"):
             out += [f"{what} {nt.format_tiles([k])}" for k in range(TILE_KINDS)]
+        out += [f"void {suit}" for suit in VOID_SUITS]
         return out
 
     def index(self, act: Action, discard: int | None) -> int:
@@ -84,6 +86,8 @@ class TileLayout:
         if act.kind == "chow":
             assert discard is not None
             return self.CHOW + sum(1 for t in act.cards if t < discard)
+        if act.kind == "void":
+            return self.VOID + list(VOID_SUITS.values()).index(act.cards[0])
         base = {"discard": self.DISCARD, "concealed_kong": self.CONCEALED_KONG,
                 "added_kong": self.ADDED_KONG}[act.kind]
         return base + act.cards[0]
@@ -389,6 +393,12 @@ class RulesetEnv(AECEnv):
         out += [float(obs.get("wall_left", 0))]
         sizes = obs.get("hand_sizes", [0] * self.players)
         out += [float(sizes[s]) for s in order]
+        voids = obs.get("voids") or [None] * self.players  # 定缺, as far as it is shown
+        for s in order:
+            out += _one_hot(len(VOID_SUITS), list(VOID_SUITS).index(voids[s])
+                            if voids[s] in VOID_SUITS else None)
+        won = obs.get("won", [])  # players out of play (血战到底)
+        out += [1.0 if s in won else 0.0 for s in order]
         return out
 
 

@@ -950,9 +950,68 @@ def _tile_result(r: _Reader, result: dict[str, Any], path: str) -> None:
     """What is read back from a hand's result: the payments (the totals), the winner and
     how the hand was won (where the winning tile went)."""
     r.each(result.get("payments"), f"{path}.payments", r.number, r.n)
+    if "wins" in result:  # players left as they won: each win, and the sum
+        wins = r.items(result["wins"], f"{path}.wins")
+        total = [0.0] * r.n
+        for i, win in enumerate(wins):
+            if type(win) is not dict or not {"winner", "payments"} <= set(win):
+                _fail(f"{path}.wins[{i}]", "is not a win (winner, payments …)")
+            r.seat(win["winner"], f"{path}.wins[{i}].winner")
+            paid = r.each(win["payments"], f"{path}.wins[{i}].payments", r.number, r.n)
+            total = [a + b for a, b in zip(total, paid)]
+        for key in ("kong_payments", "draw_payments"):
+            if key in result:
+                extra = r.each(result[key], f"{path}.{key}", r.number, r.n)
+                total = [a + b for a, b in zip(total, extra)]
+        if not all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(total,
+                                                                     result["payments"])):
+            _fail(f"{path}.payments", "are not the sum of its wins, kongs and draw "
+                  "settlements")
+        if result.get("winner") != (wins[0]["winner"] if wins else None):
+            _fail(f"{path}.winner", "is not its first win's")
+        return
     if r.seat(result.get("winner"), f"{path}.winner", none=True) is not None:
         r.flag(result.get("self_drawn"), f"{path}.self_drawn")
         r.flag(result.get("robbed_kong"), f"{path}.robbed_kong")
+
+
+def _tile_ledger(r: _Reader, bills: list[Any], pending: list[Any],
+                 events: list[dict[str, Any]]) -> None:
+    """The hand's kong bills and wins so far, as its log has them: each kong_payment and
+    kong_transfer event a bill, each win_settled event a win."""
+    want: list[dict[str, Any]] = []
+    logged_wins: list[dict[str, Any]] = []
+    for e in events:
+        kind = e.get("type")
+        if kind == "kong_payment":
+            want.append({"seat": e.get("seat"), "payments": e.get("payments")})
+        elif kind == "kong_transfer":
+            k = e.get("kong")
+            if type(k) is not int or not 0 <= k < len(want):
+                _fail("kong_bills", "the log passes on a kong payment it never made")
+            want[k]["transferred"] = True
+            want.append({"seat": e.get("seat"), "payments": e.get("payments"),
+                         "transfer": True, "kong": k})
+        elif kind == "win_settled":
+            logged_wins.append({k: v for k, v in e.items() if k not in ("type", "hand")})
+    if len(bills) != len(want):
+        _fail("kong_bills", f"{len(bills)} bills, but the log shows {len(want)} this hand")
+    for i, (bill, w) in enumerate(zip(bills, want)):
+        path = f"kong_bills[{i}]"
+        if not isinstance(bill, dict) or set(bill) != set(w):
+            _fail(path, f"{_show(bill)} is not the log's bill {_show(w)}")
+        paid = r.each(bill["payments"], f"{path}.payments", r.number, r.n)
+        if bill["seat"] != w["seat"] or bill.get("kong") != w.get("kong") or not all(
+                math.isclose(a, b, abs_tol=1e-9) for a, b in zip(paid, w["payments"])):
+            _fail(path, f"{_show(bill)} is not the log's bill {_show(w)}")
+    if len(pending) != len(logged_wins):
+        _fail("hand_wins", f"{len(pending)} wins, but the log settles {len(logged_wins)} "
+              "this hand")
+    for i, (rec, w) in enumerate(zip(pending, logged_wins)):
+        if not isinstance(rec, dict) or {k: v for k, v in rec.items() if k != "scores"} != w:
+            _fail(f"hand_wins[{i}]", "is not the win the log settles")
+        r.seat(rec["winner"], f"hand_wins[{i}].winner")
+        r.each(rec["payments"], f"hand_wins[{i}].payments", r.number, r.n)
 
 
 def _check_tiles(r: _Reader, d: dict[str, Any]) -> None:
@@ -1006,16 +1065,12 @@ def _check_tiles(r: _Reader, d: dict[str, Any]) -> None:
             _fail(f"voids[{s}]", f"{_show(v)} is not a void suit of this ruleset")
     if g.rules.void_suit != "none" and phase not in ("void", "over") and None in voids:
         _fail("voids", "every seat names its void suit before play")
-    kong_paid = r.each(d["kong_paid"], "kong_paid", r.number, n)
+    kong_bills = r.items(d["kong_bills"], "kong_bills")
+    hand_wins = r.items(d["hand_wins"], "hand_wins")
     r.log(hand_no)
     this_hand = hand_no - 1 if over else hand_no
-    logged = [0.0] * n
-    for _, event in r.hand_events(this_hand):
-        if event.get("type") == "kong_payment":
-            paid = r.each(event.get("payments"), "log: a kong_payment's payments", r.number, n)
-            logged = [a + b for a, b in zip(logged, paid)]
-    if not all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(kong_paid, logged)):
-        _fail("kong_paid", f"{_show(kong_paid)} is not this hand's logged kong payments")
+    _tile_ledger(r, kong_bills, hand_wins, [e for _, e in r.hand_events(this_hand)])
+    won = set() if over else {w["winner"] for w in hand_wins}
     r.optional(d["drawn"], "drawn", r.kind)
     source = r.choice(d["source"], "source", TILE_SOURCES)
     last = d["last_discard"]
@@ -1066,13 +1121,14 @@ def _check_tiles(r: _Reader, d: dict[str, Any]) -> None:
         if not results or not isinstance(results[-1], dict):
             _fail("results", "no result, yet the game is over")
         end = results[-1]
-        needed = ("winner",) if end.get("winner") is None else \
-            ("winner", "self_drawn", "robbed_kong")
+        needed = ("winner", "winners", "wins") if "wins" in end else ("winner",) \
+            if end.get("winner") is None else ("winner", "self_drawn", "robbed_kong")
         for key in needed:
             if key not in end:
                 _fail(f"results[{len(results) - 1}]", f"lacks {key!r}")
-        if end["winner"] is not None and not end["self_drawn"]:
-            # the tile won on left the discards (or the robbed kong)
+        if end["winner"] is not None and "wins" not in end and not end["self_drawn"]:
+            # the tile won on left the discards (or the robbed kong); when players leave
+            # as they win, it went into the winner's hand
             won = kong if end["robbed_kong"] else last
             if won is None:
                 _fail("last_discard", "None, yet the last hand was won on a discard")
@@ -1081,10 +1137,16 @@ def _check_tiles(r: _Reader, d: dict[str, Any]) -> None:
         return
     if to_act is None:
         _fail("to_act", f"None: the {phase} phase needs a seat to act")
+    if to_act in won or won & set(queue):
+        _fail("to_act", f"{to_act}: a player who has won is out of play")
     if max_hands is not None and hand_no >= max_hands:
         _fail("hand_no", f"hand {hand_no} of a game of {max_hands} hand(s) is not played")
     extra = None  # the seat holding a tile more than a waiting hand
-    if phase == "turn":
+    if phase == "void":  # 定缺, before the dealer's first discard
+        if last is not None or queue or claims or kong is not None or source != "deal":
+            _fail("phase", "void suits are named right after the deal, before any play")
+        extra = d["dealer"]
+    elif phase == "turn":
         if last is not None or queue or claims or kong is not None:
             _fail("claim_queue", "claims pending on a seat's turn")
         extra = to_act
@@ -1102,7 +1164,8 @@ def _check_tiles(r: _Reader, d: dict[str, Any]) -> None:
         for i, (seat, kind, tiles) in enumerate(claims):
             _tile_claim(r, f"claims[{i}]", seat, kind, tiles, last, hands[seat])
     else:
-        if kong is None or last is not None or claims:
+        if kong is None or last is not None or any(c[1] != "win" for c in claims) or (
+                claims and g.rules.discard_wins != "every_claim"):
             _fail("kong_tile", "robbing needs an added kong waiting")
         owner, tile = kong["seat"], kong["tile"]
         if not hands[owner][tile] or ["pung", tile, False] not in melds[owner]:
@@ -1119,5 +1182,7 @@ def _check_tiles(r: _Reader, d: dict[str, Any]) -> None:
     for s in range(n):
         held = sum(hands[s]) + 3 * len(melds[s])
         want = size + (g.dealer_extra if source == "deal" else 1) if s == extra else size
+        if s in won:  # the nearest winner on a discard took the tile won on
+            want = held if held in (size, size + 1) else size
         if held != want and not (back == front and held < want):
             _fail(f"hands[{s}]", f"holds {held} tiles counting melds as three, not {want}")

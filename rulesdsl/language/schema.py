@@ -384,6 +384,8 @@ SCORING_ITEM = _obj(
                        "kind == pair and tile.is_dragon",
                        "kind == pung and not concealed and (tile.is_honor or tile.is_terminal)"),
         "when": _expr("A condition on the whole hand.", "self_drawn", "wait == edge"),
+        "times": _expr("An item without each: how many times it applies, an integer "
+                       "over the whole hand (default once).", "groups(tiles, 4)"),
         "points": _int("Base points per occurrence.", 0, 100000, 2, 4, 8),
         "fan": _int("Fan per occurrence.", 0, 64, 1, 4),
         "limit": {"type": "boolean", "description": "The item makes a limit hand."},

@@ -171,6 +171,7 @@ class ScoringItem:
     points: int
     fan: int
     limit: bool
+    times: Fn | None = None  # an item without each: how many times it applies
 
 
 @dataclass

@@ -39,18 +39,47 @@ KONG_PAYMENTS = Section(
               attr="kong_added", fragment=_kong_rate("a promoted pung"), default=None),
         Value("concealed", "A concealed kong (暗杠).", "a concealed kong pays",
               attr="kong_concealed", fragment=_kong_rate("a concealed kong"), default=None),
+        Value("transfer", "to_winner: when the discard a player makes right after their "
+              "kong's replacement draw is won on, that kong's payment passes from them to "
+              "the winner, shared equally among several winners (呼叫转移); none: it stays.",
+              "a kong's payment when its maker's next discard is won on",
+              attr="kong_transfer", fragment=_enum("none", "to_winner"), default="none"),
+    ),
+)
+
+EXHAUSTIVE_DRAW = Section(
+    "exhaustive_draw", "Tiles: what players still in play settle when the wall runs out "
+    "(查花猪, 查大叫, 退税), in this order.", "At an exhaustive draw", keys=(
+        Hook("void_held_pays", "A formula (stake): what a player still holding their void "
+             "suit pays each other player in play not holding theirs (查花猪).",
+             "the void_held_pays formula", gives=("stake",),
+             examples=("flower_pig_payment",)),
+        Value("not_ready_pays", "best_hand: each player in play who is not ready (and not "
+              "holding their void suit) pays each ready player in play what the ready "
+              "player's best hand, won on a discard, is paid by its discarder (查大叫); "
+              "nothing: no payment.", "a player who is not ready pays",
+              fragment=_enum("nothing", "best_hand"), default="nothing"),
+        Value("refund_kongs", "not_ready: a player in play who is not ready returns every "
+              "kong payment they received this hand (退税); none: kong payments stand.",
+              "kong payments are refunded by", fragment=_enum("none", "not_ready"),
+              default="none"),
     ),
 )
 
 PAYMENTS = Section(
     "payments", "Tiles: settlement formulas.", "Payments", keys=(
-        Hook("to_winner", "A formula (total, stake): what each player pays the winner.",
-             "the to_winner formula", gives=("total", "stake"),
+        Hook("to_winner", "A formula (total, stake, self_drawn: 1 for a self-drawn win, "
+             "else 0): what each player pays the winner.",
+             "the to_winner formula", gives=("total", "stake", "self_drawn"),
              examples=("payment_to_winner",)),
         Hook("between_others", "A formula (receiver_total, payer_total, stake): what a "
              "non-winner pays another.", "the between_others formula",
              gives=("receiver_total", "payer_total", "stake"),
              examples=("payment_between_others",)),
+        Value("discard_win_paid_by", "everyone: every other player in play pays the "
+              "winner, as for a self-drawn win; discarder: a win on a discard (or a robbed "
+              "kong) is paid by the discarder alone (点炮).", "a win on a discard is paid by",
+              fragment=_enum("everyone", "discarder"), default="everyone"),
         Value("stake", "The stake (底银).", "stake",
               fragment={"type": "integer", "minimum": 0, "maximum": 1000000, "examples": [1]},
               default=1),
@@ -90,7 +119,8 @@ TILES = Contract(
     family="tiles",
     engine="the tile engine",
     description="bonus, wall, chow_from, claim_with_wilds, pung_pass_lock, rob_kong, "
-                "discarded_wild, next_dealer, void_suit, payments, kong_payments, liability",
+                "discarded_wild, next_dealer, dealer_after_draw, after_win, discard_wins, "
+                "void_suit, payments, kong_payments, exhaustive_draw, liability",
     keys=(
         Expr("bonus", "Tiles: tiles set aside face up with a replacement from the wall's end "
              "(flowers, special tiles).", "tiles set aside face up with a replacement draw",
@@ -113,12 +143,26 @@ TILES = Contract(
         Value("discarded_wild", "Tiles: forfeit: whoever discards a wild cannot win and scores "
               "0, and nobody wins on it.", "a discarded wild",
               fragment=_enum("forfeit", "normal"), default="forfeit"),
-        Value("next_dealer", "Tiles: who deals after a win: unless_dealer_wins: the next "
-              "player, unless the dealer won (坐庄); next_player: the next player every hand; "
-              "winner: the winner. After an exhaustive draw the deal always passes.",
-              "after a win the deal goes to",
-              fragment=_enum("unless_dealer_wins", "next_player", "winner"),
+        Value("next_dealer", "Tiles: who deals after a hand someone won: "
+              "unless_dealer_wins: the next player, unless the dealer won (坐庄); "
+              "next_player: the next player every hand; winner: the winner; first_winner: "
+              "the hand's first winner, or its discarder when that first win was several "
+              "on one discard.", "after a win the deal goes to",
+              fragment=_enum("unless_dealer_wins", "next_player", "winner", "first_winner"),
               default="unless_dealer_wins"),
+        Value("dealer_after_draw", "Tiles: who deals after a hand nobody won: next_player "
+              "(「庄家自动下庄」) or stays (the dealer deals again).",
+              "after a hand nobody won the deal", fragment=_enum("next_player", "stays"),
+              default="next_player"),
+        Value("after_win", "Tiles: end_hand: the first win ends the hand; winner_leaves: "
+              "the winner leaves play and the others play on until one is left or the wall "
+              "runs out (血战到底). A player who has left neither pays nor collects for "
+              "later wins, kongs or draw settlements.", "after a win",
+              fragment=_enum("end_hand", "winner_leaves"), default="end_hand"),
+        Value("discard_wins", "Tiles: first_in_turn: of several players winning on one "
+              "discard, the first in turn order after the discarder wins; every_claim: "
+              "every claimed win stands (一炮多响).", "several wins on one discard",
+              fragment=_enum("first_in_turn", "every_claim"), default="first_in_turn"),
         Value("void_suit", "Tiles: declare: after the deal each player, from the dealer in "
               "turn order, names one suit to be void of (定缺); while holding a tile of it "
               "they discard only such tiles, they cannot win, and they cannot claim or kong "
@@ -126,6 +170,7 @@ TILES = Contract(
               fragment=_enum("none", "declare"), default="none"),
         PAYMENTS,
         KONG_PAYMENTS,
+        EXHAUSTIVE_DRAW,
         LIABILITY,
     ),
     model=TilePlay,

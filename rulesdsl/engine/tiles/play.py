@@ -25,7 +25,17 @@ class TilePlay:
     kong_exposed: dict | None = None
     kong_added: dict | None = None
     kong_concealed: dict | None = None
-    next_dealer: str = "unless_dealer_wins"  # after a win: or next_player, winner
+    next_dealer: str = "unless_dealer_wins"  # after a win: or next_player, winner,
+    # first_winner
+    dealer_after_draw: str = "next_player"  # after a hand nobody won: or stays
+    after_win: str = "end_hand"  # winner_leaves: 血战到底, the others play on
+    discard_wins: str = "first_in_turn"  # every_claim: 一炮多响, every claimed win stands
+    discard_win_paid_by: str = "everyone"  # discarder: only the discarder pays (放炮)
+    kong_transfer: str = "none"  # to_winner: 呼叫转移
+    # play.exhaustive_draw: 查花猪 (a formula over stake), 查大叫, 退税
+    void_held_pays: str | None = None
+    not_ready_pays: str = "nothing"
+    refund_kongs: str = "none"
     void_suit: str = "none"  # declare: 定缺, each player names a suit to be void of
     # 包三家 (play.liability): which discard in the live-tile phase is live (an expression
     # over `seen`, the copies discarded or claimed before it), what the liable player pays,

@@ -40,7 +40,7 @@ def build_position(game: Any, pos: Position) -> Any:
     st.turned = turned if game.turn_up else None
     st.hands = [pos.counts(s, nt.TILE_KINDS) for s in range(n)]
     st.voids = [pos.voids.get(s) for s in range(n)]
-    st.kong_paid = [0.0] * n
+    st.kong_bills, st.hand_wins = [], []
     if game.rules.void_suit == "none" and pos.voids:
         raise RulesdslError("voids: this ruleset names no void suits (play.void_suit)")
     if game.rules.void_suit != "none" and None in st.voids:

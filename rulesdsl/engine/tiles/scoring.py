@@ -396,6 +396,8 @@ class _Scorer:
                                            hand_env)
                     else:
                         count = sum(1 for t in zone if where(Env(t, values, hand_env)))
+                elif item.times is not None:
+                    count = max(0, int(item.times(hand_env)))
                 else:
                     count = 1
             except (EvaluationError, KeyError, TypeError) as exc:

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...errors import did_you_mean
 from ...model.ruleset import LimitHand, ScoringItem
-from ...runtime.expressions import BOOL, HAND, SET, TILE, Scope
+from ...runtime.expressions import BOOL, HAND, INT, SET, TILE, Scope
 
 
 def read_sections(reader: Any) -> dict[str, Any]:
@@ -67,6 +67,14 @@ def read_sections(reader: Any) -> dict[str, Any]:
         if "when" in item:
             c = reader.expr(path + ("when",), item["when"], hand_scope_with_tiles, BOOL)
             when_fn = c[1] if c else None
+        times_fn = None
+        if "times" in item:
+            if each is not None:
+                reader.error(path + ("times",), f"'times' counts an item without 'each'; "
+                             f"this one counts each {each}", key=True,
+                             expected="each, or times, not both")
+            c = reader.expr(path + ("times",), item["times"], hand_scope_with_tiles, INT)
+            times_fn = c[1] if c else None
         if item["kind"] == "base" and "points" not in item and not item.get("limit"):
             reader.error(path, "a base item needs 'points'", expected="points: N")
         if item["kind"] == "fan" and "fan" not in item and not item.get("limit"):
@@ -74,7 +82,7 @@ def read_sections(reader: Any) -> dict[str, Any]:
         items.append(ScoringItem(item["name"], item["kind"], frozenset(item["for"]), each,
                                  item.get("zone"), where_fn, when_fn,
                                  item.get("points", 0), item.get("fan", 0),
-                                 item.get("limit", False)))
+                                 item.get("limit", False), times_fn))
     totals = dict((scoring or {}).get("totals", {}))
     for who, fname in totals.items():
         if fname not in formulas:

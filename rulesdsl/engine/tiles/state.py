@@ -25,6 +25,7 @@ from ..base import (
     restore_state,
     void_suit_name,
 )
+from .ledger import Ledger
 from .memo import ReadTrie
 from .settlement import SUITED_HONOR, Settlement
 from .shapes import GROUP, WEIGHT, WinShape
@@ -101,6 +102,10 @@ class TileGame:
                                self.rules.kong_concealed))
         # the suits a void may be named in (定缺): those of the tile set
         self.void_suits = tuple(k for k in VOID_SUITS.values() if self.tiles.count(k))
+        # settlements at an exhaustive draw (play.exhaustive_draw)
+        self.draw_rules = (self.rules.void_held_pays is not None
+                           or self.rules.not_ready_pays != "nothing"
+                           or self.rules.refund_kongs != "none")
         self._specs: dict[int, HandSpec] = {}
         # Memos of pure functions of their keys (the ruleset is fixed for this game).
         self._wall_phases: dict[int, str] = {}  # tiles left -> wall phase
@@ -157,7 +162,7 @@ class TileGame:
         return build_position(self, pos)
 
 
-class TileState(WinningHands, Settlement, EngineState):
+class TileState(WinningHands, Ledger, Settlement, EngineState):
     """A game (one or more hands) of a tile ruleset."""
 
     family = "tiles"
@@ -166,7 +171,7 @@ class TileState(WinningHands, Settlement, EngineState):
         "seed", "max_hands", "hand_no", "dealer", "phase", "wall", "front", "back", "turned",
         "hands", "melds", "flowers", "discards", "to_act", "drawn", "source", "last_discard",
         "claim_queue", "claims", "kong_tile", "pung_locks", "wild_discarded", "live_discards",
-        "seen", "voids", "kong_paid", "log", "results", "totals",
+        "seen", "voids", "kong_bills", "hand_wins", "log", "results", "totals",
     )
 
     def __init__(self, game: TileGame):
@@ -198,9 +203,14 @@ class TileState(WinningHands, Settlement, EngineState):
         # per seat, its void suit (定缺, play.void_suit) as the suit's first tile kind, or
         # None (not yet declared, or no void suits)
         self.voids: list[int | None] = []
-        # this hand's kong payments so far (play.kong_payments), per seat: paid at once,
-        # settled into the hand's result at its end
-        self.kong_paid: list[float] = []
+        # this hand's kong payments so far (play.kong_payments), each {seat: the kong's
+        # maker, payments: per seat}, paid at once and settled into the hand's result at
+        # its end; a bill passed on to a winner (呼叫转移) is marked transferred, and the
+        # passing is a bill of its own (transfer: true, kong: the bill's index)
+        self.kong_bills: list[dict[str, Any]] = []
+        # this hand's wins so far when winners leave play (play.after_win: winner_leaves),
+        # each scored and paid (paid into the totals when the hand ends)
+        self.hand_wins: list[dict[str, Any]] = []
         self.log: list[dict[str, Any]] = []
         self.results: list[dict[str, Any]] = []
         self.totals: list[float] = []
@@ -222,8 +232,11 @@ class TileState(WinningHands, Settlement, EngineState):
     # ------------------------------------------------------------ the API
 
     def returns(self) -> list[float]:
-        if any(self.kong_paid) and self.phase != "over":
-            return [t + k for t, k in zip(self.totals, self.kong_paid)]
+        if (self.kong_bills or self.hand_wins) and self.phase != "over":
+            out = [t + k for t, k in zip(self.totals, self.kong_paid)]
+            for rec in self.hand_wins:
+                out = [a + b for a, b in zip(out, rec["payments"])]
+            return out
         return list(self.totals)
 
     def sample_action(self, rng: random.Random) -> Action:
@@ -268,6 +281,7 @@ class TileState(WinningHands, Settlement, EngineState):
             # 定缺: one's own at once, the others' once every seat has chosen
             "voids": [None if v is None or (s != player and None in self.voids)
                       else void_suit_name(v) for s, v in enumerate(self.voids)],
+            "won": [w["winner"] for w in self.hand_wins],  # players who left play
             "dealer": self.dealer,
             "to_act": self.to_act,
             "phase": self.phase,
@@ -343,7 +357,8 @@ class TileState(WinningHands, Settlement, EngineState):
             self._expose_bonus(seat)
             seat = self._next(seat)
         self.voids = [None] * g.players
-        self.kong_paid = [0.0] * g.players
+        self.kong_bills = []
+        self.hand_wins = []
         self.phase = "void" if g.rules.void_suit == "declare" else "turn"
         self.to_act = self.dealer
         self.drawn = None
@@ -425,7 +440,10 @@ class TileState(WinningHands, Settlement, EngineState):
         if self.phase == "turn":
             return self._turn_actions(seat)
         if self.phase == "claims":
-            return [PASS, *self._claim_options(seat)]
+            options = self._claim_options(seat)
+            if any(c[1] == "win" for c in self.claims):  # 一炮多响: only wins are left
+                options = [a for a in options if a.kind == "win"]
+            return [PASS, *options]
         if self.phase == "rob":
             assert self.kong_tile is not None
             return [PASS, Action.of("win", [self.kong_tile["tile"]])]
@@ -566,7 +584,7 @@ class TileState(WinningHands, Settlement, EngineState):
     def _do_turn(self, seat: int, act: Action) -> None:
         if act.kind == "win":
             self._event(type="win", seat=seat, self_drawn=True)
-            self._settle(seat, None, self_drawn=True)
+            self._settle([seat], None, self_drawn=True)
             return
         if act.kind == "concealed_kong":
             tile = act.cards[0]
@@ -611,10 +629,13 @@ class TileState(WinningHands, Settlement, EngineState):
             self._next_turn(seat)
 
     def _order_after(self, seat: int) -> list[int]:
+        """The other players still in play, in turn order after `seat`."""
         out, s = [], seat
+        won = self._won() if self.hand_wins else ()
         for _ in range(self.game.players - 1):
             s = self._next(s)
-            out.append(s)
+            if s not in won:
+                out.append(s)
         return out
 
     def _do_claim(self, seat: int, act: Action) -> None:
@@ -629,8 +650,14 @@ class TileState(WinningHands, Settlement, EngineState):
             self._event(type="claim", seat=seat, claim=act.kind,
                         tiles=nt.format_tiles(act.cards))
         self.claim_queue.pop(0)
-        # The first winner in turn order cannot be outranked: stop asking.
-        if act.kind == "win" or not self.claim_queue:
+        if act.kind == "win" or any(c[1] == "win" for c in self.claims):
+            if self.game.rules.discard_wins == "first_in_turn":
+                # The first winner in turn order cannot be outranked: stop asking.
+                self.claim_queue = []
+            else:  # 一炮多响: ask on only those who may also win
+                self.claim_queue = [s for s in self.claim_queue
+                                    if any(a.kind == "win" for a in self._claim_options(s))]
+        if not self.claim_queue:
             self._resolve_claims()
             return
         self.to_act = self.claim_queue[0]
@@ -644,11 +671,13 @@ class TileState(WinningHands, Settlement, EngineState):
             self._next_turn(discarder)
             return
         seat, kind, tiles = min(self.claims, key=lambda c: (CLAIM_RANK[c[1]], order.index(c[0])))
+        winners = sorted((c[0] for c in self.claims if c[1] == "win"), key=order.index)
         self.claims = []
         self.discards[discarder].pop()
         if kind == "win":
-            self._event(type="win", seat=seat, self_drawn=False, discarder=discarder)
-            self._settle(seat, discarder, self_drawn=False, win_tile=tile)
+            for w in winners:
+                self._event(type="win", seat=w, self_drawn=False, discarder=discarder)
+            self._settle(winners, discarder, self_drawn=False, win_tile=tile)
             return
         for t in tiles:
             self._move(seat, t, -1)
@@ -671,16 +700,27 @@ class TileState(WinningHands, Settlement, EngineState):
 
     def _do_rob(self, seat: int, act: Action) -> None:
         assert self.kong_tile is not None
-        if act.kind == "win":
-            owner, tile = self.kong_tile["seat"], self.kong_tile["tile"]
-            self._move(owner, tile, -1)
-            self._event(type="win", seat=seat, robbed_kong=True, discarder=owner)
-            self._settle(seat, owner, self_drawn=False, win_tile=tile, robbed=True)
-            return
-        self._event(type="pass", seat=seat)
-        self.claim_queue.pop(0)
+        if act.kind == "win" and self.game.rules.discard_wins == "first_in_turn":
+            self.claims, self.claim_queue = [[seat, "win", []]], []  # the first robber wins
+        elif act.kind == "win":  # 一炮多响: every robber may win
+            self.claims.append([seat, "win", [self.kong_tile["tile"]]])
+            self._event(type="claim", seat=seat, claim="win",
+                        tiles=TILE_TEXT[self.kong_tile["tile"]])
+        else:
+            self._event(type="pass", seat=seat)
+        if self.claim_queue:
+            self.claim_queue.pop(0)
         if self.claim_queue:
             self.to_act = self.claim_queue[0]
+            return
+        if self.claims:
+            owner, tile = self.kong_tile["seat"], self.kong_tile["tile"]
+            winners = [c[0] for c in self.claims]
+            self.claims = []
+            self._move(owner, tile, -1)
+            for w in winners:
+                self._event(type="win", seat=w, robbed_kong=True, discarder=owner)
+            self._settle(winners, owner, self_drawn=False, win_tile=tile, robbed=True)
             return
         self._complete_added_kong()
 
@@ -697,21 +737,6 @@ class TileState(WinningHands, Settlement, EngineState):
         self._event(type="added_kong", seat=seat, tile=TILE_TEXT[tile])
         self._pay_kong(seat, self.game.rules.kong_added, None)
         self._replacement(seat, "kong")
-
-    def _pay_kong(self, seat: int, rate: dict | None, discarder: int | None) -> None:
-        """刮风下雨: a kong is paid when it is made (play.kong_payments), in stakes."""
-        if not rate or not rate["amount"]:
-            return
-        amount = float(rate["amount"] * self.game.rules.stake)
-        payers = [discarder] if rate["from"] == "discarder" and discarder is not None else \
-            [s for s in range(self.game.players) if s != seat]
-        paid = [0.0] * self.game.players
-        for payer in payers:
-            paid[payer] -= amount
-            paid[seat] += amount
-        for s, p in enumerate(paid):
-            self.kong_paid[s] += p
-        self._event(type="kong_payment", seat=seat, payments=paid)
 
     def _replacement(self, seat: int, why: str) -> None:
         """A kong's replacement tile from the wall's end."""
@@ -733,6 +758,10 @@ class TileState(WinningHands, Settlement, EngineState):
             self._exhausted()
             return
         seat = self._next(after)
+        if self.hand_wins:  # players who have won are out of play
+            won = self._won()
+            while seat in won:
+                seat = self._next(seat)
         tile = self._draw_front()
         self._move(seat, tile, 1)
         self.drawn = tile
