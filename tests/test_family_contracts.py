@@ -253,8 +253,8 @@ def test_new_keys_default_to_the_old_behaviour(tmp_path: Path) -> None:
     # Huzhou has a swing but names its rule (option deal_passes_by, default table)
     assert rulesdsl.load(trick.HUZHOU).play.next_dealer == "table"
     mahjong = rulesdsl.load("wenling-mahjong").play
-    assert (mahjong.liable_pays, mahjong.liable_total_zero, mahjong.liable_exempt) == \
-        ("every_payment", True, "all_live_not_ready")
+    assert (mahjong.liable_pays, mahjong.liable_total_zero) == ("every_payment", True)
+    assert mahjong.liable_exempt is not None  # the bundled file writes it out
 
 
 # ---------------------------------------------------------------- trick: play.result
@@ -437,19 +437,30 @@ def test_liable_keeps_their_total_without_zero_total(tmp_path: Path) -> None:
     assert kept["payments"] == expect and sum(kept["payments"]) == 0
 
 
-def test_exempt_none_makes_an_all_live_not_ready_discarder_liable(tmp_path: Path) -> None:
+def test_exempt_false_makes_an_all_live_not_ready_discarder_liable(tmp_path: Path) -> None:
     # seen 3z: every tile seat 0 holds is live, and it is not ready
     bundled = discard_and_win(tiles.three_waiting(tiles_left=31, seen="3z"))
     assert bundled["liable"] is None
-    game = mahjong_child(tmp_path, "exempt-none", "exempt: none\n")
+    game = mahjong_child(tmp_path, "exempt-none", 'exempt: "false"\n')
     result = discard_and_win(tiles.three_waiting(tiles_left=31, seen="3z"), game)
     assert result["liable"] == 0
     assert result["payments"] == [-15.0, 15.0, 0.0, 0.0]  # 3 x 5, all from seat 0
 
 
+def test_exempt_is_any_condition_on_all_live_and_ready(tmp_path: Path) -> None:
+    # seen 3z: all live, not ready (exempt by default); seen 1s: not all live, not ready
+    # (liable by default). "not ready" exempts both, "all_live" only the first.
+    for i, (rule, want) in enumerate((('"not ready"', (None, None)),
+                                      ('"all_live"', (None, 0)), ('"ready"', (0, 0)))):
+        game = mahjong_child(tmp_path, f"exempt-{i}", f"exempt: {rule}\n")
+        got = tuple(discard_and_win(tiles.three_waiting(tiles_left=31, seen=seen), game)
+                    ["liable"] for seen in ("3z", "1s"))
+        assert got == want, rule
+
+
 def test_a_second_copy_is_live_with_seen_at_most_one(tmp_path: Path) -> None:
-    # exempt: none keeps the all-live exemption (which reads the same rule) out of it
-    game = mahjong_child(tmp_path, "second-copy", 'live: "seen <= 1"\nexempt: none\n')
+    # exempt: false keeps the all-live exemption (which reads the same rule) out of it
+    game = mahjong_child(tmp_path, "second-copy", 'live: "seen <= 1"\nexempt: "false"\n')
     for seen, bundled_liable, liable in (("1s", 0, 0), ("1s 7p", None, 0),
                                          ("1s 7p 7p", None, None)):
         assert discard_and_win(tiles.three_waiting(tiles_left=31, seen=seen))["liable"] \

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...runtime.expressions import BOOL as BOOL_TYPE
 from ...runtime.expressions import INT
 from ..contract import Contract, Expr, Hook, Section, Value
 from .play import TilePlay
@@ -101,10 +102,13 @@ LIABILITY = Section(
         Value("zero_total", "The liable player's own hand counts 0 (「被包方的牌点归零处理」).",
               "the liable player's hand counts nothing", attr="liable_total_zero",
               fragment=BOOL, default=True),
-        Value("exempt", "all_live_not_ready: not liable when every tile in the discarder's "
-              "hand was live and they were not ready (「手里全是生牌，同时还没听牌时…不按包三家"
-              "处理」); none: never exempt.", "nobody is liable when", attr="liable_exempt",
-              fragment=_enum("all_live_not_ready", "none"), default="all_live_not_ready"),
+        Expr("exempt", "Nobody is liable when this holds (names: all_live, every tile in the "
+             "discarder's hand was live by `live`; ready, one more tile would complete it): "
+             "「手里全是生牌，同时还没听牌时…不按包三家处理」 is all_live and not ready; "
+             "false: never exempt.", "nobody is liable when", attr="liable_exempt",
+             examples=("all_live and not ready", "false"),
+             names=(("all_live", BOOL_TYPE), ("ready", BOOL_TYPE)),
+             default="all_live and not ready"),
     ),
 )
 

@@ -43,4 +43,4 @@ class TilePlay:
     live_tile: Fn | None = None
     liable_pays: str = "every_payment"
     liable_total_zero: bool = True
-    liable_exempt: str = "all_live_not_ready"
+    liable_exempt: Fn | None = None  # None: all_live and not ready

@@ -250,11 +250,13 @@ class Settlement:
             return None
         # Not liable when every tile in the discarder's hand was live and they were not
         # ready (「…手里全是生牌，同时还没听牌时…不按包三家处理」).
-        if self.game.rules.liable_exempt == "none":
-            return discarder
         hand = self._tiles(self.hands[discarder])
         all_live = all(self._is_live(self.seen.count(t)) for t in hand)
         ready = any(self._can_win(discarder, t) for t in range(SUITED_HONOR))
-        if all_live and not ready:
-            return None
-        return discarder
+        rule = self.game.rules.liable_exempt  # play.liability.exempt
+        if rule is None:
+            exempt = all_live and not ready
+        else:
+            values = self.game.ruleset.context_values({"turned": self.turned})
+            exempt = bool(rule(Env(None, {**values, "all_live": all_live, "ready": ready})))
+        return None if exempt else discarder
