@@ -18,6 +18,7 @@ import pytest
 
 import rulesdsl
 from rulesdsl.errors import RulesdslError
+from rulesdsl.headless.agents import GreedyAgent
 from tests.test_tile_variants import THREE_SUITS, _load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,40 +26,13 @@ RS = rulesdsl.load("sichuan-mahjong")
 N = 4
 
 
-def _keep_value(hand: list[int]) -> int:
-    """How well tiles hang together (pairs, neighbours): a greedy discarder keeps most."""
-    value = 0
-    for k in range(27):
-        c = hand[k]
-        if not c:
-            continue
-        value += 3 * (c >= 2) + 4 * (c >= 3)
-        if k % 9 < 8:
-            value += 2 * bool(hand[k + 1])
-        if k % 9 < 7:
-            value += bool(hand[k + 2])
-    return value
+GREEDY = GreedyAgent()
 
 
 def _choose(st, rng: random.Random):
-    """Win when offered; name the shortest suit void; discard greedily; claim half the
-    time; otherwise play at random."""
-    actions = list(st.legal_actions())
-    wins = [a for a in actions if a.kind == "win"]
-    if wins:
-        return wins[0]
-    seat = st.current_player
-    hand = st.hands[seat]
-    if actions[0].kind == "void":
-        return min(actions, key=lambda a: sum(hand[a.cards[0]:a.cards[0] + 9]))
-    discards = [a for a in actions if a.kind == "discard"]
-    if discards and rng.random() < 0.9:
-        def after(a):
-            h = list(hand)
-            h[a.cards[0]] -= 1
-            return _keep_value(h) + rng.random()
-        return max(discards, key=after)
-    return rng.choice(actions)
+    """The greedy agent (takes wins, names its shortest suit void, discards the least
+    connected tile), with a random move one time in ten."""
+    return st.sample_action(rng) if rng.random() < 0.1 else GREEDY.act(st, rng)
 
 
 def _play(seed: int, hands: int = 3):

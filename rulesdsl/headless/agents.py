@@ -161,6 +161,8 @@ def _greedy_tiles(state, rng: random.Random) -> Action:
     seat = state.to_act
     hand = state.hands[seat]
     wild = state.wild
+    if state.phase == "void":  # 定缺: the suit it holds fewest of
+        return min(actions, key=lambda a: sum(hand[a.cards[0]:a.cards[0] + 9]))
 
     def connection(tile: int, counts: list[int]) -> int:
         """How much a tile works with the others: copies, then neighbours in its suit."""
