@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .compiler import FORMAT_VERSION, LANGUAGE_VERSION, compile_file, resolve_source
+from .compiler.work_bounds import probe_lead_plays
 from .errors import Problem, RulesetError, did_you_mean
 from .examples import ExampleReport, run_examples
 from .model.ruleset import Ruleset
@@ -61,6 +62,10 @@ def validate_file(path: str | Path, run_examples_too: bool = True) -> FileResult
         return result
     result.ruleset = ruleset
     result.problems = list(getattr(ruleset, "warnings", []))
+    bound = probe_lead_plays(ruleset)
+    if bound:
+        result.problems.extend(bound)
+        return result
     if run_examples_too:
         report = run_examples(ruleset)
         result.examples = report

@@ -28,11 +28,34 @@ from .runtime.expressions import Env
 FLAG_TYPES = {"trump": "suit", "level": "rank", "wild": "tile"}
 # Cards per candidate search: beyond this a pattern's example is left out (never slow).
 MAX_EXAMPLE_SIZE = 20
+# Instances a pattern's example search may walk, and all patterns' searches together: a
+# composite within its own bound can still have hundreds of thousands per size, for every
+# size (the search then says it stopped, instead of taking minutes and gigabytes).
+MAX_EXAMPLE_SEARCH = 50_000
+MAX_EXAMPLE_SEARCHES = 500_000
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
 class ExplainError(RulesdslError):
     """A context or option value the ruleset does not allow (exit 2)."""
+
+
+class _SearchStopped(Exception):
+    """An example search reached MAX_EXAMPLE_SEARCH (or the whole budget)."""
+
+
+class _Budget:
+    """Instances the example searches may still walk: per pattern and in all."""
+
+    def __init__(self) -> None:
+        self.total = MAX_EXAMPLE_SEARCHES
+        self.pattern = MAX_EXAMPLE_SEARCH
+
+    def spend(self) -> None:
+        self.total -= 1
+        self.pattern -= 1
+        if self.total < 0 or self.pattern < 0:
+            raise _SearchStopped
 
 
 # ---------------------------------------------------------------- notation helpers
@@ -262,7 +285,7 @@ def _deal_from(r: Ruleset, demand: list[tuple[list[int], int]]) -> list[int] | N
     return cards
 
 
-def _rank_candidates(hc: HandContext, pd: PatternDef):
+def _rank_candidates(hc: HandContext, pd: PatternDef, budget: _Budget):
     """Card multisets for a rank-sameness pattern, lowest first, from its instances."""
     r = hc.ruleset
     matcher = _RankMatcher(hc)
@@ -279,7 +302,11 @@ def _rank_candidates(hc: HandContext, pd: PatternDef):
     suits = [s for s in nt.SUITS if any(nt.card_suit(k) == s for k in r.kinds())]
     for n in range(1, min(MAX_EXAMPLE_SIZE, len(r.every_card())) + 1):
         found = False
-        for inst in sorted(matcher.instances(pd, n), key=lambda i: i.key):
+        walked = []
+        for inst in matcher._instances(pd, n):  # not kept: explain looks once
+            budget.spend()
+            walked.append(inst)
+        for inst in sorted(walked, key=lambda i: i.key):
             if pd.suit == "same":  # every card of one suit
                 for suit in suits:
                     demand = [([k for k in by_rank.get(rank, []) if nt.card_suit(k) == suit],
@@ -347,10 +374,13 @@ def _card_candidates(hc: HandContext, pd: PatternDef):
                 yield [k for k in ladder_kinds[i:i + steps] for _ in range(g)]
 
 
-def pattern_example(hc: HandContext, pd: PatternDef, limit: int = 400) -> list[int] | None:
-    """The first candidate (lowest) whose readings include the pattern, or None."""
+def pattern_example(hc: HandContext, pd: PatternDef, limit: int = 400,
+                    budget: _Budget | None = None) -> list[int] | None:
+    """The first candidate (lowest) whose readings include the pattern, or None. Raises
+    _SearchStopped when the search reaches its bound (MAX_EXAMPLE_SEARCH)."""
+    budget = budget or _Budget()
     gen = _card_candidates(hc, pd) if hc.ruleset.sameness == "card" \
-        else _rank_candidates(hc, pd)
+        else _rank_candidates(hc, pd, budget)
     for cards in itertools.islice(gen, limit):
         if any(x.pattern == pd.name for x in readings(hc, cards)):
             return cards
@@ -378,11 +408,21 @@ def describe_reading(hc: HandContext, x: Any) -> str:
 def patterns(hc: HandContext) -> list[dict[str, Any]]:
     r = hc.ruleset
     out = []
+    budget = _Budget()
     for pd in r.patterns:
-        cards = pattern_example(hc, pd)
+        budget.pattern = MAX_EXAMPLE_SEARCH
+        stopped = False
+        try:
+            cards = pattern_example(hc, pd, budget=budget)
+        except _SearchStopped:
+            cards, stopped = None, True
         entry: dict[str, Any] = {"name": pd.name, "shape": pd.shape, "bomb": pd.bomb,
                                  "rule": _pattern_rule(r, pd.name), "example": None,
                                  "readings": []}
+        if stopped:
+            entry["note"] = (f"no example: the search stopped at {MAX_EXAMPLE_SEARCH} "
+                             f"instances of this pattern, or {MAX_EXAMPLE_SEARCHES} in all "
+                             "(max example search)")
         if cards is not None:
             # Groups before kickers, each low to high: how players lay a play down.
             count = Counter(nt.card_rank(k) if r.sameness == "rank" else k for k in cards)
@@ -614,7 +654,7 @@ def render_text(data: dict[str, Any], console: Any) -> None:
             line("  at equal size each beats those before it: " + " < ".join(row))
         for p in data["patterns"]:
             if p["example"] is None:
-                line(f"  {p['name']:<22} (no example in this context)")
+                line(f"  {p['name']:<22} ({p.get('note') or 'no example in this context'})")
                 continue
             line(f"  {p['name']:<22} ", _cards_text(p["example"]),
                  Text("  → " + "; ".join(p["readings"]), style="dim"))

@@ -335,7 +335,8 @@ def _pattern_section(r: Ruleset, data: dict[str, Any]) -> Section:
                                 "before it (weakest first): " + ", ".join(row) + "."]))
         rows = []
         for p in data["patterns"]:
-            example: Inline = [Cards(p["example"])] if p["example"] else ["—"]
+            example: Inline = [Cards(p["example"])] if p["example"] else \
+                [p.get("note") or "—"]
             rows.append([[Code(p["name"])], [Code(_rule_text(p["rule"]))], example,
                          ["; ".join(p["readings"])]])
         blocks.append(Table(["pattern", "rule", "example", "reading"], rows))

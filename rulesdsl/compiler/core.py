@@ -475,6 +475,7 @@ class _Compiler(StaticChecks):
                 built[name] = None
                 return None
             pd.name = name
+            pd.located = self._where(path, key=False)  # a list item has no key
             self._pattern_common(pd, p, path)
             built[name] = pd
             return pd
@@ -881,9 +882,9 @@ class _Compiler(StaticChecks):
         return {**empty, **self.contract.read_sections(self)}
 
 
-    def _where(self, path: tuple) -> str:
+    def _where(self, path: tuple, key: bool = True) -> str:
         """`file:line:column: ` of a definition, for messages raised at play time."""
-        mark = self.doc.mark(path, key=True)
+        mark = self.doc.mark(path, key=key)
         return f"{mark.file or self.doc.file}:{mark.line}:{mark.column}: "
 
         # -- what the family's contract reads

@@ -89,6 +89,7 @@ class PatternDef:
     wilds: bool = True  # False: a wild card plays only as itself in this pattern
     last_only: bool = False  # played only as the player's last play (all the cards left)
     path: tuple = ()
+    located: str = ""  # `file:line:column: ` of its definition, for play-time errors
 
 
 MISSING: Any = object()  # an argument not given

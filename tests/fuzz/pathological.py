@@ -85,8 +85,36 @@ def cases() -> list[Case]:
     d["wilds"] = [{"select": "true", "stands_for": "true"}]
     out.append(("everything_wild", dump(d), "rejected", "max wild cards"))
     d = _base("shedding")
+    d["wilds"] = [{"select": "rank in [5]", "stands_for": "true"}]
+    out.append(("four_wilds", dump(d), "valid", None))
+    # Twelve wilds: a deal can give one hand all of them, and that hand holds millions of
+    # composite plays: refused, where the pattern is (issue 19, bounded work).
+    d = _base("shedding")
     d["wilds"] = [{"select": "rank in [5, 6, 7]", "stands_for": "true"}]
-    out.append(("twelve_wilds", dump(d), "valid", None))
+    out.append(("twelve_wilds", dump(d), "rejected", "max lead plays"))
+
+    # Runs of bombs of any height over eight packs: a hand of 146 cards holds about 10^16
+    # such runs (valid by every other bound; `play` used to fill memory in 50 s).
+    d = _base("shedding")
+    d["deck"] = {"decks": 8, "jokers": True}
+    seats = d["players"]["count"]
+    seats = seats if isinstance(seats, int) else max(seats)
+    d["deal"] = {"hands": seats, "hand_size": 432 // seats - 1, "kitty": 432 % seats + seats}
+    ladder = _longest_ladder(d)
+    _add_pattern(d, {"name": "bomb_runs", "run": {
+        "group": {"min": 1, "max": 32}, "length": {"min": 2, "max": 12}, "over": ladder}})
+    out.append(("runs_of_any_height", dump(d), "rejected", "max lead plays"))
+
+    # Sixteen wilds in four packs filling runs of pairs, triples and fours (play used to
+    # run past a minute and a gigabyte in one hand).
+    d = _base("shedding")
+    d["deck"] = {"decks": 4, "jokers": True}
+    d["deal"] = {"hands": seats, "hand_size": 216 // seats - 1, "kitty": 216 % seats + seats}
+    d["wilds"] = [{"select": "rank in [5]", "stands_for": "true"}]
+    for g in (2, 3, 4):
+        _add_pattern(d, {"name": f"runs_of_{g}", "run": {
+            "group": g, "length": {"min": 1, "max": 12}, "over": ladder}})
+    out.append(("sixteen_wilds_filling_runs", dump(d), "rejected", "max lead plays"))
 
     # Six packs in a shedding game: 324 cards dealt to the players.
     d = _base("shedding")

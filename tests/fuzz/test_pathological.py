@@ -20,7 +20,7 @@ from .pathological import cases
 ROOT = Path(__file__).resolve().parent.parent.parent
 LONG = os.environ.get("RULESDSL_FUZZ") == "long"
 # Plays that take more than a few seconds on a loaded machine run in the long profile.
-SLOW_PLAYS = {"eight_single_parts", "twelve_wilds", "table_5000_rows"}
+SLOW_PLAYS = {"eight_single_parts", "table_5000_rows"}
 CASES = cases()
 
 

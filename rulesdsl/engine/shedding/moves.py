@@ -20,17 +20,17 @@ hold this demand" is one subtraction and mask for every rank at once (SWAR).
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ... import notation as nt
+from ...errors import RulesdslError
 from ...model.hand import HandContext
 from ...model.patterns import (
     MAX_PART_COMBINATIONS,
     Reading,
-    _fits,
     _Instance,
     _make,
     _part_walk_size,
@@ -39,6 +39,7 @@ from ...model.patterns import (
     exclusive_readings,
 )
 from ...model.ruleset import PatternDef
+from .fillings import WildFillings, _Held
 
 Play = tuple[int, ...]  # sorted rank keys
 FIELD = 16  # bits per rank in a packed count vector; counts stay far below 2**15
@@ -48,6 +49,23 @@ CACHE_LIMIT = 20_000  # hands kept per game before the cache starts afresh
 # ...or lead entries held by those hands (a six-seat, four-deck hand with wilds has
 # thousands: counting hands alone let the cache grow to gigabytes).
 ENTRY_LIMIT = 2_000_000
+# A file within every other bound can still ask one hand for more plays than anyone could
+# choose from (runs of any height over eight packs, sixteen wilds filling long runs): past
+# this many plays or wild fillings in one hand the generator stops with a located error,
+# never with a shorter list. Random hands of the bundled rulesets stay below 12,000; the
+# widest hand a bundled deal can give (eight wild jokers, four packs) has 1.6 million.
+MAX_LEAD_PLAYS = 2_000_000
+
+
+class LeadPlaysBound(RulesdslError):
+    """A hand's lead plays would exceed MAX_LEAD_PLAYS (the pattern being searched named
+    at its definition)."""
+
+    def __init__(self, pd: PatternDef | None, cards: int):
+        self.pattern = pd
+        where = f"{pd.located}pattern {pd.name!r}: " if pd is not None else ""
+        super().__init__(f"{where}the lead plays of a hand of {cards} cards number more "
+                         f"than {MAX_LEAD_PLAYS} (max lead plays)")
 
 
 class Entry(NamedTuple):
@@ -151,18 +169,7 @@ class _Plan(NamedTuple):
     maximal_group: int  # the key run's group when it must be maximal, else 0
 
 
-@dataclass
-class _Held:
-    """A hand seen by rank: counts, packed counts, wild jokers."""
-
-    ranks: dict[int, int]  # rank -> count (jokers under their own rank keys)
-    packed: int
-    jokers: dict[int, int]  # wild joker rank -> count held
-    joker_total: int
-    total: int
-
-
-class MoveGenerator:
+class MoveGenerator(WildFillings):
     """Plays of one hand context (one ruleset, fixed for the hand)."""
 
     suited = False  # plays are rank keys: the engine picks their cards (SuitedMoves: cards)
@@ -211,6 +218,12 @@ class MoveGenerator:
         self._by_kinds: dict[tuple[int, ...], HandPlays] = {}  # card counts -> plays
         self._by_ranks: dict[int, HandPlays] = {}  # packed rank counts -> plays
         self._cached_entries = 0  # lead entries of the hands in _by_ranks (at most)
+        # The plays and fillings the hand being searched may still make (MAX_LEAD_PLAYS),
+        # and the pattern searched, for the error.
+        self._left = MAX_LEAD_PLAYS
+        self._searching: PatternDef | None = None
+        self._cards = 0
+        self._counting = False  # count_lead_plays: wild fillings counted, not made
 
     # ------------------------------------------------------------ hands
 
@@ -303,25 +316,29 @@ class MoveGenerator:
             out.setdefault(e.play, []).append(e.reading)
         return out
 
+    def _over_budget(self) -> LeadPlaysBound:
+        assert self._searching is not None
+        return LeadPlaysBound(self._searching, self._cards)
+
+    def _spend(self, units: int) -> None:
+        self._left -= units
+        if self._left < 0:
+            raise self._over_budget()
+
+    def count_lead_plays(self, hand: list[int]) -> int:
+        """The work units (plays, and wild fillings counted without being made) a hand's
+        lead plays take: what validation checks against MAX_LEAD_PLAYS, without listing
+        them. Raises LeadPlaysBound past the bound."""
+        self._counting = True
+        try:
+            self._sources(self._held(self.rank_counts(hand)))
+        finally:
+            self._counting = False
+        return MAX_LEAD_PLAYS - self._left
+
     def _lead_plays(self, ranks: Counter, packed_hand: int) -> HandPlays:
         held = self._held(ranks)
-        self._held_memo = {}
-        # Every play found, as (list, index of the reading in its items): the items of
-        # the lists start with the packed play.
-        sources: list[tuple[list, int]] = []
-        for pd in self.hc.ruleset.patterns:
-            if pd.shape == "any":
-                sources.append((self._any_plays(pd, held), 1))
-            elif pd.run is not None and pd.run.group_max is not None:
-                sources.append((self._varying_runs(pd, held), 1))
-            elif held.joker_total:
-                sources.append((list(self._pattern_plays(pd, held)), 1))
-            elif pd.shape == "parts" and not self._has_cap(pd):
-                sources.append((self._composites(pd, held), 1))  # played as they are
-            elif pd.shape in ("group", "run"):
-                sources.append((self._held_options(pd, held), 3))
-            else:
-                sources.append((list(self._pattern_plays(pd, held)), 1))
+        sources = self._sources(held)
         # Without wilds a play's readings depend on its cards alone (every hand holding it
         # finds the same ones), so its entries are made once and shared by later hands.
         known = self._entries_of if not held.joker_total else {}
@@ -340,6 +357,30 @@ class MoveGenerator:
         rows = [known[p] for p in plays]
         rows.sort(key=_first)
         return HandPlays(packed_hand, [e for row in rows for e in row[1]], self.guard)
+
+    def _sources(self, held: _Held) -> list[tuple[list, int]]:
+        """Every play found, pattern by pattern, as (list, index of the reading in its
+        items): the items of the lists start with the packed play."""
+        self._held_memo = {}
+        self._left, self._cards = MAX_LEAD_PLAYS, held.total
+        sources: list[tuple[list, int]] = []
+        for pd in self.hc.ruleset.patterns:
+            self._searching = pd
+            if pd.shape == "any":
+                sources.append((self._any_plays(pd, held), 1))
+            elif pd.run is not None and pd.run.group_max is not None:
+                sources.append((self._varying_runs(pd, held), 1))
+            elif held.joker_total:
+                sources.append((list(self._pattern_plays(pd, held)), 1))
+            elif pd.shape == "parts" and not self._has_cap(pd):
+                sources.append((self._composites(pd, held), 1))  # played as they are
+            elif pd.shape in ("group", "run"):
+                options = self._held_options(pd, held)
+                self._spend(len(options))
+                sources.append((options, 3))
+            else:
+                sources.append((list(self._pattern_plays(pd, held)), 1))
+        return sources
 
     def _entries(self, packed: int, found: list[Reading]) -> tuple[Play, list[Entry]]:
         """A play's lead actions from the readings found for it: the best reading of
@@ -385,6 +426,7 @@ class MoveGenerator:
         if pd.shape == "cards":
             fixed = self._fixed_play(pd)
             if fixed is not None and all(ranks.get(r, 0) >= c for r, c in fixed[2]):
+                self._spend(1)
                 yield fixed[0], fixed[1]
             return
         if pd.shape == "parts":
@@ -408,9 +450,15 @@ class MoveGenerator:
             for inst in candidates:
                 yield self.pack(inst.demand), self._reading(pd, inst.size, inst.key, inst.top)
             return
+        if self._counting:
+            for inst in candidates:
+                self._spend(self._fill_count(inst, held, pd.wilds))
+            return
         for inst in candidates:
             reading = self._reading(pd, inst.size, inst.key, inst.top)
-            for packed in self._fill(inst, held, pd.wilds):
+            fills = self._fill(inst, held, pd.wilds)
+            self._spend(len(fills))
+            for packed in fills:
                 yield packed, reading
 
     def _any_plays(self, pd: PatternDef, held: _Held) -> list[tuple[int, Reading]]:
@@ -429,6 +477,9 @@ class MoveGenerator:
             if size >= lo:
                 top = ranks[high]
                 out.append((packed, self._reading(pd, size, order[high], top)))
+                self._left -= 1
+                if self._left < 0:
+                    raise self._over_budget()
             if size == hi:
                 return
             for j in range(i, len(ranks)):
@@ -459,6 +510,9 @@ class MoveGenerator:
                 if min(caps) < g_lo:
                     continue
                 key = self.matcher.run_key(pd, top, window)
+                # Counted before they are made: a run of many steps has too many.
+                self._spend(min(caps) - g_lo + 1 if run.equal_steps else
+                            math.prod(cap - g_lo + 1 for cap in caps))
                 counts = ([(c,) * steps for c in range(g_lo, min(caps) + 1)]
                           if run.equal_steps else
                           itertools.product(*[range(g_lo, cap + 1) for cap in caps]))
@@ -615,6 +669,9 @@ class MoveGenerator:
             if r is None:
                 r = self._composite_reading(pd, lead, size)
             out.append((packed, r))
+            self._left -= 1
+            if self._left < 0:
+                raise self._over_budget()
 
         def complete(packed: int, mask: int, size: int) -> None:
             # Every fixed part chosen: check lengths, then add the repeating parts.
@@ -755,68 +812,6 @@ class MoveGenerator:
             self._capped[key] = capped
         return self._capped[key]
 
-    # ------------------------------------------------------------ wilds
-
-    def _fill(self, inst: _Instance, held: _Held, wilds: bool = True) -> list[int]:
-        """Realise one demand (packed plays): fewer naturals where wilds stand in instead
-        (`wilds` false: a wild card only as itself). The fillings depend only on the
-        instance, the naturals the hand holds of each rank it demands (up to the demand)
-        and the wild jokers held, so they are kept."""
-        ranks = held.ranks
-        key = (inst, tuple(min(ranks.get(r, 0), c) for r, c in inst.demand),
-               tuple(held.jokers.items()), wilds)
-        out = self._fills.get(key)
-        if out is None:
-            if len(self._fills) > 10 * CACHE_LIMIT:
-                self._fills.clear()
-            out = self._fills[key] = list(self._fillings(inst, held, wilds))
-        return out
-
-    def _fillings(self, inst: _Instance, held: _Held, wilds: bool) -> Iterator[int]:
-        allowed = self.matcher.allowed if wilds else self.matcher.as_itself
-        uniform_ranks = self._uniform if wilds else None
-        ranks, jokers, shift = held.ranks, held.jokers, self.shift
-        slots: list[tuple[int, int, int, int]] = []  # rank, count, fewest wilds, most extra
-        spare = held.joker_total
-        for r, c in inst.demand:
-            nat = min(ranks.get(r, 0), c)
-            slots.append((r, c, c - nat, nat))
-            spare -= c - nat
-        if spare < 0:
-            return
-        deficit = [0] * len(slots)  # wilds standing at each rank of the demand
-
-        def spread(i: int, spare: int) -> Iterator[int]:
-            if i < len(slots):
-                _, _, low, cap = slots[i]
-                for extra in range(min(cap, spare) + 1):
-                    deficit[i] = low + extra
-                    yield from spread(i + 1, spare - extra)
-                return
-            naturals = 0
-            free = dict(jokers)
-            for (r, c, _, _), d in zip(slots, deficit):
-                if c > d:
-                    naturals += (c - d) << shift[r]
-                    if r in free:
-                        # Jokers used as naturals (a pair of little jokers) are not free to
-                        # stand in.
-                        free[r] -= c - d
-                        if free[r] < 0:
-                            return
-            stood = [r for (r, _, _, _), d in zip(slots, deficit) if d]
-            uniform = uniform_ranks is not None and all(r in uniform_ranks for r in stood)
-            for split in _joker_splits(free, sum(deficit)):
-                if not uniform:
-                    units = [self.wild_rank[r] for r, c in split.items() for _ in range(c)]
-                    nat = Counter({r: c - d for (r, c, _, _), d in zip(slots, deficit) if c > d})
-                    if not _fits(inst, nat, units, allowed):
-                        continue
-                yield naturals + sum(c << shift[r] for r, c in split.items())
-
-        yield from spread(0, spare)
-
-
 def _shape(r: Reading) -> tuple[str, int] | None:
     return None if r.bomb else (r.pattern, r.size)
 
@@ -829,15 +824,3 @@ def _same_part(a: PatternDef, b: PatternDef) -> bool:
     """Two parts that accept exactly the same instances."""
     return (a.shape, a.group, a.run, a.by, a.cards) == (b.shape, b.group, b.run, b.by, b.cards) \
         and a.where is b.where and not a.parts and not b.parts
-
-
-def _joker_splits(free: dict[int, int], need: int) -> Iterator[dict[int, int]]:
-    keys = sorted(free)
-    if need == 0:
-        yield {}
-        return
-    if not keys:
-        return
-    for counts in itertools.product(*[range(min(free[k], need) + 1) for k in keys]):
-        if sum(counts) == need:
-            yield {k: c for k, c in zip(keys, counts) if c}

@@ -22,12 +22,13 @@ from ..base import (
     Action,
     EngineState,
     IllegalAction,
+    PlayError,
     Position,
     json_copy,
     restore_state,
 )
 from .auction import PASS, Auction
-from .moves import Entry, HandPlays, MoveGenerator
+from .moves import Entry, HandPlays, LeadPlaysBound, MoveGenerator
 from .settlement import Settlement
 from .suited import SuitedMoves
 from .tribute import TRIBUTE_PHASES, Tribute
@@ -352,7 +353,11 @@ class ShedState(Auction, Settlement, Tribute, EngineState):
         known = self._seat_hp.get(seat)
         if known is not None and known[0] is hand:
             return known[1]
-        hp = self._moves.hand_plays(hand)
+        try:
+            hp = self._moves.hand_plays(hand)
+        except LeadPlaysBound as exc:  # raised before anything changes
+            raise PlayError(f"{exc} (seed {self.seed}, hand {self.hand_no}, seat {seat})"
+                            ) from None
         self._seat_hp[seat] = (hand, hp)
         return hp
 

@@ -10,11 +10,22 @@ function `readings` applies). A play is then a sorted tuple of card kinds, packe
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 
 from ... import notation as nt
 from ...model.patterns import Reading, exclusive_readings, suited_reading
-from .moves import CACHE_LIMIT, FIELD, Entry, HandPlays, MoveGenerator, Play, _shape
+from .moves import (
+    CACHE_LIMIT,
+    FIELD,
+    MAX_LEAD_PLAYS,
+    Entry,
+    HandPlays,
+    LeadPlaysBound,
+    MoveGenerator,
+    Play,
+    _shape,
+)
 
 Cards = tuple[int, ...]
 
@@ -67,9 +78,14 @@ class SuitedMoves:
     def _expand(self, hand: list[int], rank_plays: HandPlays) -> HandPlays:
         """Each rank play spread over the held cards of its ranks, read with suits."""
         found: dict[Cards, list[Reading]] = {}
+        left = MAX_LEAD_PLAYS  # card plays made, as the rank plays' budget
         for e in rank_plays.entries:
             pd = self.patterns.get(e.reading.pattern)
-            for cards in self._spread(hand, e.play):
+            per_rank = self._per_rank(hand, e.play)
+            left -= math.prod(len(options) for options in per_rank)
+            if left < 0:
+                raise LeadPlaysBound(pd, sum(hand))
+            for cards in self._spread(per_rank):
                 reading = self._read(pd, e.reading, cards)
                 if reading is not None:
                     found.setdefault(cards, []).append(reading)
@@ -90,20 +106,24 @@ class SuitedMoves:
         packed_hand = sum(c * unit[k] for k, c in enumerate(hand) if c)
         return HandPlays(packed_hand, entries, self.guard)
 
-    def _spread(self, hand: list[int], play: Play) -> list[Cards]:
-        """Every set of held cards whose ranks are the rank play's."""
+    def _per_rank(self, hand: list[int], play: Play) -> list[list[Cards]]:
+        """For each rank of the rank play, the sets of held cards that can stand there."""
         per_rank = []
         for rank, count in Counter(play).items():
             held = tuple((k, hand[k]) for k in self.kinds_of_rank.get(rank, ()) if hand[k])
             key = (held, count)
             options = self._choices.get(key)
             if options is None:
-                pool = [k for k, c in held for _ in range(c)]
-                options = sorted(set(itertools.combinations(pool, count)))
+                options = sorted(_choices(held, count))
                 if len(self._choices) > CACHE_LIMIT:
                     self._choices.clear()
                 self._choices[key] = options
             per_rank.append(options)
+        return per_rank
+
+    @staticmethod
+    def _spread(per_rank: list[list[Cards]]) -> list[Cards]:
+        """Every set of held cards whose ranks are the rank play's."""
         return [tuple(sorted(itertools.chain.from_iterable(combo)))
                 for combo in itertools.product(*per_rank)]
 
@@ -124,3 +144,17 @@ class SuitedMoves:
         wild_of = self.hc.wild_of if pd.wilds else {}
         return tuple(nt.card_suit(k) for k in cards
                      if k not in wild_of and nt.card_rank(k) == reading.top)
+
+
+def _choices(held: tuple[tuple[int, int], ...], count: int) -> list[Cards]:
+    """The distinct sets of `count` cards from held (kind, copies): one per multiset, not
+    one per combination of copies (eight packs hold 32 cards of a rank)."""
+    if count == 0:
+        return [()]
+    if not held:
+        return []
+    (kind, copies), rest = held[0], held[1:]
+    out: list[Cards] = []
+    for take in range(min(copies, count) + 1):
+        out.extend((kind,) * take + tail for tail in _choices(rest, count - take))
+    return out

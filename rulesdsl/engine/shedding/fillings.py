@@ -1,0 +1,149 @@
+"""Wild cards filling a rank demand: every way a hand's wilds stand in for the cards it
+lacks (or for more of them), as packed plays; and how many there are, counted without
+making them (what validation checks against the work bound).
+
+A mixin of MoveGenerator: it reads the generator's matcher, rank fields and work budget.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from ...model.patterns import _fits, _Instance, _RankMatcher
+
+FILL_CACHE_LIMIT = 200_000  # demands whose fillings are kept before the cache starts afresh
+
+
+@dataclass
+class _Held:
+    """A hand seen by rank: counts, packed counts, wild jokers."""
+
+    ranks: dict[int, int]  # rank -> count (jokers under their own rank keys)
+    packed: int
+    jokers: dict[int, int]  # wild joker rank -> count held
+    joker_total: int
+    total: int
+
+
+class WildFillings:
+    """The fillings of a demand by a hand's wild cards (mixed into MoveGenerator)."""
+
+    matcher: _RankMatcher
+    shift: dict[int, int]
+    wild_rank: dict[int, int]  # joker rank key -> wild index
+    _uniform: frozenset[int] | None  # the ranks every wild may stand for, when all agree
+    _fills: dict[tuple, list[int]]
+    _left: int  # the work units the hand being searched may still take
+    _over_budget: Callable[[], Exception]
+
+    def _fill(self, inst: _Instance, held: _Held, wilds: bool = True) -> list[int]:
+        """Realise one demand (packed plays): fewer naturals where wilds stand in instead
+        (`wilds` false: a wild card only as itself). The fillings depend only on the
+        instance, the naturals the hand holds of each rank it demands (up to the demand)
+        and the wild jokers held, so they are kept."""
+        ranks = held.ranks
+        key = (inst, tuple(min(ranks.get(r, 0), c) for r, c in inst.demand),
+               tuple(held.jokers.items()), wilds)
+        out = self._fills.get(key)
+        if out is None:
+            if len(self._fills) > FILL_CACHE_LIMIT:
+                self._fills.clear()
+            out = []
+            for packed in self._fillings(inst, held, wilds):
+                out.append(packed)
+                if len(out) > self._left:
+                    raise self._over_budget()
+            self._fills[key] = out
+        return out
+
+    def _fill_count(self, inst: _Instance, held: _Held, wilds: bool) -> int:
+        """At least as many as `_fillings` makes (it may drop fillings whose wilds cannot
+        stand there, or whose jokers are held as naturals): counted, not made."""
+        ranks = held.ranks
+        spare = held.joker_total
+        least = 0
+        extras = Counter({0: 1})  # wilds standing beyond the fewest -> ways
+        for r, c in inst.demand:
+            nat = min(ranks.get(r, 0), c)
+            least += c - nat
+            grown: Counter = Counter()
+            for used, ways in extras.items():
+                for extra in range(nat + 1):
+                    grown[used + extra] += ways
+            extras = grown
+        spare -= least
+        if spare < 0:
+            return 0
+        return sum(ways * _split_count(held.jokers, least + used)
+                   for used, ways in extras.items() if used <= spare)
+
+    def _fillings(self, inst: _Instance, held: _Held, wilds: bool) -> Iterator[int]:
+        allowed = self.matcher.allowed if wilds else self.matcher.as_itself
+        uniform_ranks = self._uniform if wilds else None
+        ranks, jokers, shift = held.ranks, held.jokers, self.shift
+        slots: list[tuple[int, int, int, int]] = []  # rank, count, fewest wilds, most extra
+        spare = held.joker_total
+        for r, c in inst.demand:
+            nat = min(ranks.get(r, 0), c)
+            slots.append((r, c, c - nat, nat))
+            spare -= c - nat
+        if spare < 0:
+            return
+        deficit = [0] * len(slots)  # wilds standing at each rank of the demand
+
+        def spread(i: int, spare: int) -> Iterator[int]:
+            if i < len(slots):
+                _, _, low, cap = slots[i]
+                for extra in range(min(cap, spare) + 1):
+                    deficit[i] = low + extra
+                    yield from spread(i + 1, spare - extra)
+                return
+            naturals = 0
+            free = dict(jokers)
+            for (r, c, _, _), d in zip(slots, deficit):
+                if c > d:
+                    naturals += (c - d) << shift[r]
+                    if r in free:
+                        # Jokers used as naturals (a pair of little jokers) are not free to
+                        # stand in.
+                        free[r] -= c - d
+                        if free[r] < 0:
+                            return
+            stood = [r for (r, _, _, _), d in zip(slots, deficit) if d]
+            uniform = uniform_ranks is not None and all(r in uniform_ranks for r in stood)
+            for split in _joker_splits(free, sum(deficit)):
+                if not uniform:
+                    units = [self.wild_rank[r] for r, c in split.items() for _ in range(c)]
+                    nat = Counter({r: c - d for (r, c, _, _), d in zip(slots, deficit) if c > d})
+                    if not _fits(inst, nat, units, allowed):
+                        continue
+                yield naturals + sum(c << shift[r] for r, c in split.items())
+
+        yield from spread(0, spare)
+
+
+def _joker_splits(free: dict[int, int], need: int) -> Iterator[dict[int, int]]:
+    keys = sorted(free)
+    if need == 0:
+        yield {}
+        return
+    if not keys:
+        return
+    for counts in itertools.product(*[range(min(free[k], need) + 1) for k in keys]):
+        if sum(counts) == need:
+            yield {k: c for k, c in zip(keys, counts) if c}
+
+
+def _split_count(free: dict[int, int], need: int) -> int:
+    """How many ways `_joker_splits(free, need)` has (jokers of each key, at most held)."""
+    ways = Counter({0: 1})
+    for held in free.values():
+        grown: Counter = Counter()
+        for total, w in ways.items():
+            for c in range(min(held, need - total) + 1):
+                grown[total + c] += w
+        ways = grown
+    return ways[need]
