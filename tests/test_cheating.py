@@ -3,7 +3,10 @@ malformed actions are refused with a reason and leave the state byte-identical."
 
 from __future__ import annotations
 
+import ast
+import inspect
 import random
+import textwrap
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -163,6 +166,30 @@ def test_illegal_actions_are_refused_and_change_nothing(name, seed, steps, pick)
     assert all(reason for _, reason in reasons)
 
 
+def test_every_kind_of_illegal_candidate_is_refused_somewhere():
+    """The few random positions above need not reach a phase (the claims on a discard, the
+    burying, an auction with a bid): the first moves of two seeded games of every ruleset
+    do, so each kind of candidate illegal_candidates builds is tried at least once."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(illegal_candidates)))
+    kinds = {node.elts[0].value for node in ast.walk(tree)
+             if isinstance(node, ast.Tuple) and node.elts
+             and isinstance(node.elts[0], ast.Constant) and isinstance(node.elts[0].value, str)}
+    assert len(kinds) >= 20, sorted(kinds)
+    tried: set[str] = set()
+    for name in NAMES:
+        for seed in range(2):
+            state = ruleset(name).new_game(seed=seed, hands=1)
+            rng = random.Random(seed)
+            for _ in range(60):
+                if state.is_terminal():
+                    break
+                for label, action in illegal_candidates(state, rng):
+                    assert_refused(state, action)
+                    tried.add(label)
+                state.apply(state.sample_action(rng))
+    assert sorted(kinds - tried) == []
+
+
 @pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=3, deadline=None, phases=[Phase.explicit, Phase.generate])
 @given(seed=st.integers(0, 2**31 - 1), steps=st.integers(0, 200))
@@ -187,11 +214,15 @@ def test_huge_input_is_refused_and_changes_nothing(name, huge):
 def test_any_text_is_an_action_or_refused_with_a_reason(name, seed, steps, text):
     state = position(name, seed, steps)
     before = state.to_json()
-    legal = state.is_legal(text)
-    if not legal:
-        assert_refused(state, text, malformed=True)
-    else:  # e.g. "pass" or a held card: it must be one of the listed actions
-        assert Action.parse(text) in state.legal_actions()
+    # Drawn text is almost never an action: the written form of a legal one is tried too.
+    written = str(state.sample_action(random.Random(seed)))
+    assert state.is_legal(written), written
+    for candidate in (text, written):
+        legal = state.is_legal(candidate)
+        if not legal:
+            assert_refused(state, candidate, malformed=True)
+        else:  # e.g. "pass" or a held card: it must be one of the listed actions
+            assert Action.parse(candidate) in state.legal_actions()
     assert state.to_json() == before
 
 

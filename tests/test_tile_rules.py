@@ -598,10 +598,11 @@ def test_a_win_right_after_a_claim_is_not_self_drawn():
     assert claims(st) == {"win 6p", "chow 4p 5p", "chow 5p 7p"}
     st.apply("chow 4p 5p")
     assert st.phase == "turn" and st.to_act == 1 and st.source == "claim"
-    if "win" in names(st):
-        st.apply("win")
-        result = st.results[-1]
-        assert not result["self_drawn"] and "self_drawn_win" not in result["scores"][1]
+    # The chow completed the hand (123m 456m 789m 123p 77p + 456p), but no tile was drawn:
+    # the win on the discard was on offer as "win 6p"; now only a discard is.
+    assert st.game.shape.can_win(*st._split(st.hands[1]), len(st.melds[1]))
+    assert {a.split()[0] for a in names(st)} == {"discard"}
+    assert_illegal(st, "win")
 
 
 @pytest.mark.parametrize("discarder,order", [(0, [1, 2, 3]), (1, [2, 3, 0]),
