@@ -115,3 +115,18 @@ def test_a_seed_out_of_range_is_refused(seed) -> None:
 def test_a_hand_count_out_of_range_is_refused(hands) -> None:
     with pytest.raises(rulesdsl.RulesdslError, match="hands is a whole number"):
         rulesdsl.load("guan-pai").new_game(seed=1, hands=hands)
+
+
+@pytest.mark.parametrize("value", [".inf", "-.inf", ".nan"])
+def test_a_non_finite_number_where_the_schema_checks_a_step_is_refused(
+        tmp_path: Path, value: str) -> None:
+    # counts_as_size is a multiple of 0.5: jsonschema's multipleOf raised OverflowError on
+    # .inf (found by the long fuzz run, seed 2032 input 1094); now one located problem
+    path = tmp_path / "inf.yaml"
+    path.write_text("language: 1\nid: inf\nextends: dou-dizhu\npatterns:\n  list:\n"
+                    f"    - {{name: rocket, cards: LJ BJ, bomb: true, counts_as_size: {value}}}\n",
+                    encoding="utf-8")
+    found = [p.format() for p in validate_file(path).problems]
+    assert len(found) == 1, found
+    assert f"{path}:6:" in found[0] and "counts_as_size" in found[0]
+    assert "is not a finite number" in found[0]

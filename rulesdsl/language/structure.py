@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Problem, did_you_mean
+from ..errors import Problem, did_you_mean, format_path
 from .quickcheck import is_valid
 from .schema import END
 from .yamlio import Document
@@ -46,10 +47,26 @@ def _type_words(types: Any) -> str:
     return " or ".join(_TYPE_WORDS.get(t, t) for t in types)
 
 
+def _finite(value: Any, path: tuple, found: list[tuple[tuple, float]]) -> Any:
+    """The data with every non-finite number as None, each one noted in `found`: `.inf`
+    crashes jsonschema's multipleOf, and a number that is not one gets its own message."""
+    if isinstance(value, float) and not math.isfinite(value):
+        found.append((path, value))
+        return None
+    if isinstance(value, dict):
+        out = {k: _finite(v, path + (k,), found) for k, v in value.items()}
+        return value if all(out[k] is value[k] for k in value) else out
+    if isinstance(value, list):
+        items = [_finite(v, path + (i,), found) for i, v in enumerate(value)]
+        return value if all(a is b for a, b in zip(items, value)) else items
+    return value
+
+
 def check_structure(doc: Document, schema: dict[str, Any],
                     data: Any | None = None) -> list[Problem]:
-    target = doc.data if data is None else data
-    if is_valid(schema, target):
+    infinite: list[tuple[tuple, float]] = []
+    target = _finite(doc.data if data is None else data, (), infinite)
+    if not infinite and is_valid(schema, target):
         return []  # the common case, decided without importing jsonschema
     from jsonschema import Draft202012Validator
 
@@ -68,6 +85,12 @@ def check_structure(doc: Document, schema: dict[str, Any],
     problems = [p for p in problems
                 if not (p.message.startswith("missing key ")
                         and (p.path, f"did you mean {p.message[12:]}?") in meant)]
+    if infinite:  # the schema saw None there: say what the file holds instead
+        places = {format_path(path) for path, _ in infinite}
+        problems = [p for p in problems if p.path not in places]
+        problems += [doc.problem(path, f"{value} is not a finite number",
+                                 expected="a whole number or a finite decimal")
+                     for path, value in infinite]
     problems.sort(key=lambda p: (p.file, p.line, p.column))
     return problems
 
