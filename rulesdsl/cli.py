@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -249,19 +250,89 @@ def cmd_play(args: argparse.Namespace) -> int:
     if hands is not None and hands < 1:
         print("rulesdsl: --hands must be at least 1", file=sys.stderr)
         return EXIT_USAGE
-    state = play_game(ruleset, args.seed, agents, hands, args.log, view=args.log_view)
+    as_json = args.json or args.format == "json"
+    write, pictures = _writer()
+    humans = [seat for seat, agent in enumerate(agents) if agent.name == "human"]
+    narrator = None
+    if not as_json:
+        from .headless.narrate import Narrator
+
+        write(f"[bold]{_title(ruleset)}[/] — seed {args.seed}, agents "
+              f"{', '.join(a.name for a in agents)}")
+        narrator = Narrator(ruleset, write, pictures, quiet=args.quiet,
+                            viewer=humans[0] if len(humans) == 1 else None)
+    state = play_game(ruleset, args.seed, agents, hands, args.log, view=args.log_view,
+                      watch=narrator.events if narrator is not None else None)
     summary = {"ruleset": ruleset.id, "seed": args.seed, "hands": len(state.results),
                "returns": state.returns(), "results": state.results}
-    if args.json:
+    if as_json:
         print(json.dumps(summary, ensure_ascii=False, sort_keys=True))
-    else:
-        print(f"{ruleset.id}, seed {args.seed}: {len(state.results)} hand(s)")
-        for i, r in enumerate(state.results):
-            shown = {k: v for k, v in r.items() if k not in ("type", "scores")}
-            print(f"  hand {i + 1}: {json.dumps(shown, ensure_ascii=False)}")
-        print(f"returns by seat: {state.returns()}")
-        if args.log:
-            print(f"log written to {args.log}")
+        return EXIT_OK
+    returns = state.returns()
+    best = max(returns)
+    winners = [seat for seat, value in enumerate(returns) if value == best]
+    write(f"\n[bold]{len(state.results)} hand(s) played.[/] Returns by seat: "
+          + ", ".join(f"seat {s} {v:+g}" for s, v in enumerate(returns))
+          + (f" — best: {', '.join(f'seat {w}' for w in winners)}"
+             if len(winners) < len(returns) else ""))
+    if args.log:
+        write(f"log written to {args.log}")
+    return EXIT_OK
+
+
+def _title(ruleset: Any) -> str:
+    names = ruleset.name or {}
+    shown = " ".join(str(v) for v in names.values()) if isinstance(names, dict) else str(names)
+    return f"{shown} ({ruleset.id})" if shown else ruleset.id
+
+
+def _writer() -> tuple[Callable[[str], None], bool]:
+    """How this output is written: rich markup and suit pictures on a terminal, plain text
+    with card letters when piped (one notation per output)."""
+    if sys.stdout.isatty():
+        from rich.console import Console
+
+        console = Console(highlight=False)
+        return lambda line: console.print(line), True
+    from rich.text import Text
+
+    return lambda line: print(Text.from_markup(line).plain), False
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """The bundled rulesets: id, name, family, players (read from each file's header)."""
+    from .resources import bundled_rulesets
+
+    rows = []
+    for rid, path in sorted(bundled_rulesets().items()):
+        try:
+            head = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except (OSError, yaml.YAMLError):
+            continue  # bundled files validate in CI; a broken install shows the rest
+        names = head.get("name") or {}
+        count = (head.get("players") or {}).get("count")
+        players = ", ".join(str(c) for c in count) if isinstance(count, list) else str(count)
+        rows.append({"id": rid, "name": " ".join(str(v) for v in names.values())
+                     if isinstance(names, dict) else str(names),
+                     "family": head.get("family"), "players": players,
+                     "extra": path.parent.name == "extra"})
+    if args.format == "json":
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    if sys.stdout.isatty():
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table("id", "name", "family", "players", title="bundled rulesets")
+        for r in rows:
+            table.add_row(r["id"], r["name"], r["family"], r["players"])
+        Console().print(table)
+        return EXIT_OK
+    width = max(len(r["id"]) for r in rows) if rows else 2
+    fam = max((len(str(r["family"])) for r in rows), default=6)
+    print(f"{'id':{width}}  {'family':{fam}}  players  name")
+    for r in rows:
+        print(f"{r['id']:{width}}  {r['family']!s:{fam}}  {r['players']:7}  {r['name']}")
     return EXIT_OK
 
 
@@ -377,9 +448,14 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rulesdsl", description="Regional card and tile games written as data.")
     parser.add_argument("--version", action="version", version=f"rulesdsl {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    ls = sub.add_parser("list", help="list the bundled rulesets: id, family, players, name")
+    ls.add_argument("--format", choices=["text", "json"], default="text",
+                    help="text: a table (default); json: one object per ruleset")
+    ls.set_defaults(func=cmd_list)
     v = sub.add_parser("validate", help="check rule files and run their examples")
     v.add_argument("paths", nargs="+", metavar="PATH", help="rule files or folders")
-    v.add_argument("--format", choices=["text", "json", "github"], default="text")
+    v.add_argument("--format", choices=["text", "json", "github"], default="text",
+                   help="text (default), json, or github (workflow annotations)")
     v.add_argument("--no-examples", action="store_true", help="skip running the examples")
     v.set_defaults(func=cmd_validate)
     c = sub.add_parser("compile", help="write the compiled, fully resolved ruleset as JSON")
@@ -390,11 +466,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_schema)
     k = sub.add_parser("check", help="run an examples file against a ruleset")
     k.add_argument("ruleset", help="a bundled id or a rule file")
-    k.add_argument("--examples", required=True, metavar="FILE")
+    k.add_argument("--examples", required=True, metavar="FILE",
+                   help="a YAML file with a top-level `examples:` list")
     k.set_defaults(func=cmd_check)
     sc = sub.add_parser("score", help="score a tile hand: items, base, fan, total",
                         description="Score one hand of a tile ruleset (the best reading "
-                        "of its wilds is chosen and shown).")
+                        "of its wilds is chosen and shown).",
+                        epilog="example:\n  rulesdsl score wenling-mahjong --hand "
+                        "13p456m789m234s567s11z --win-tile 2p --turned 5s",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
     sc.add_argument("ruleset", help="a bundled id or a rule file")
     sc.add_argument("--hand", required=True, help="concealed tiles before the winning tile, "
                     "e.g. 13p456m789m234s567s11z")
@@ -409,10 +489,14 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a context value of the ruleset; repeatable")
     sc.add_argument("--option", action="append", metavar="NAME=VALUE",
                     help="an option value for this hand; repeatable")
-    sc.add_argument("--self-drawn", action="store_true")
-    sc.add_argument("--kong-replacement", action="store_true")
-    sc.add_argument("--flower-replacement", action="store_true")
-    sc.add_argument("--robbed-kong", action="store_true")
+    sc.add_argument("--self-drawn", action="store_true",
+                    help="the winning tile was drawn, not claimed from a discard")
+    sc.add_argument("--kong-replacement", action="store_true",
+                    help="won on the tile drawn after a kong")
+    sc.add_argument("--flower-replacement", action="store_true",
+                    help="won on the tile drawn after a flower")
+    sc.add_argument("--robbed-kong", action="store_true",
+                    help="won by robbing another player's added kong")
     sc.add_argument("--last-tile", action="store_true",
                     help="no tile could be drawn after the winning one (海底)")
     sc.add_argument("--first-turn", action="store_true",
@@ -424,39 +508,52 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--json", action="store_true", help="print JSON")
     sc.set_defaults(func=cmd_score)
     pl = sub.add_parser("play", help="play one game headless with agents")
-    pl.add_argument("ruleset")
-    pl.add_argument("--seed", type=int, default=0)
-    pl.add_argument("--agents", default="random", help="one per seat, or one for all")
+    pl.add_argument("ruleset", help="a bundled id (see `rulesdsl list`) or a rule file")
+    pl.add_argument("--seed", type=int, default=0,
+                    help="fixes the shuffle and the agents' choices (default 0)")
+    pl.add_argument("--agents", default="random",
+                    help="comma-separated, one per seat, or one for all: random, greedy, "
+                    "human, ismcts")
     pl.add_argument("--hands", type=int, default=None,
                     help="hands to play (default: a whole match in the trick family, "
                          "one hand otherwise)")
     pl.add_argument("--log", help="write the game log (JSON Lines) here")
     pl.add_argument("--log-view", type=int, metavar="SEAT",
                     help="log only what this seat could see")
-    pl.add_argument("--json", action="store_true")
+    pl.add_argument("--json", action="store_true",
+                    help="print the summary as JSON (same as --format json)")
+    pl.add_argument("--format", choices=["text", "json"], default="text",
+                    help="text: the game told trick by trick (default); json: a summary")
+    pl.add_argument("-q", "--quiet", action="store_true",
+                    help="text: only each hand's result and the returns")
     pl.set_defaults(func=cmd_play)
     rp = sub.add_parser("replay", help="re-check a game log against the rules")
-    rp.add_argument("log")
+    rp.add_argument("log", help="a game log (JSON Lines) written by `play --log`")
     rp.add_argument("--ruleset", help="the ruleset (default: the one the log names)")
     rp.set_defaults(func=cmd_replay)
     nw = sub.add_parser("new", help="write a commented starting ruleset that validates")
     nw.add_argument("name", help="the new ruleset's id, e.g. my-variant")
-    nw.add_argument("--family", choices=["trick", "shedding", "tiles"], required=True)
+    nw.add_argument("--family", choices=["trick", "shedding", "tiles"], required=True,
+                    help="which engine plays it: trick-taking, shedding, or tiles")
     nw.add_argument("-o", "--output", help="file to write (default NAME.yaml)")
     nw.add_argument("--force", action="store_true", help="overwrite an existing file")
     nw.set_defaults(func=cmd_new)
     sm = sub.add_parser("simulate", help="simulate many games and print statistics")
-    sm.add_argument("ruleset")
-    sm.add_argument("--games", type=int, required=True)
-    sm.add_argument("--seed", type=int, default=0)
-    sm.add_argument("--workers", type=int, default=1)
-    sm.add_argument("--agents", default="random")
-    sm.add_argument("--hands", type=int, default=1)
+    sm.add_argument("ruleset", help="a bundled id (see `rulesdsl list`) or a rule file")
+    sm.add_argument("--games", type=int, required=True, help="how many games to play")
+    sm.add_argument("--seed", type=int, default=0,
+                    help="game i is dealt from (seed, i): reruns give the same numbers")
+    sm.add_argument("--workers", type=int, default=1,
+                    help="processes to play in (the numbers do not depend on it)")
+    sm.add_argument("--agents", default="random",
+                    help="comma-separated, one per seat, or one for all: random, greedy, "
+                    "ismcts")
+    sm.add_argument("--hands", type=int, default=1, help="hands per game (default 1)")
     sm.add_argument("--backend", choices=["local", "ray"], default="local",
                     help="local processes, or a Ray cluster (RAY_ADDRESS or a local one)")
     sm.add_argument("--compare", metavar="OTHER_RULESET",
                     help="run another ruleset on the same seeds and show both")
-    sm.add_argument("--json", action="store_true")
+    sm.add_argument("--json", action="store_true", help="print the statistics as JSON")
     for cmd in (pl, sm):
         cmd.add_argument("--players", type=int, help="one of the ruleset's player counts "
                          "(default: its first)")
@@ -471,11 +568,13 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--wild", help="the tile-typed context value, e.g. 3s")
     ex.add_argument("--set", action="append", metavar="NAME=VALUE",
                     help="any context value or option; repeatable")
-    ex.add_argument("--format", choices=["text", "json"], default="text")
+    ex.add_argument("--format", choices=["text", "json"], default="text",
+                    help="text (default) or json")
     ex.set_defaults(func=cmd_explain)
     dc = sub.add_parser("doc", help="render a rulebook (markdown or one HTML page)")
     dc.add_argument("ruleset", help="a bundled id or a rule file")
-    dc.add_argument("--format", choices=["md", "html"], default="md")
+    dc.add_argument("--format", choices=["md", "html"], default="md",
+                    help="md: markdown (default); html: one self-contained page")
     dc.add_argument("-o", "--output", help="output file (default: standard output)")
     dc.set_defaults(func=cmd_doc)
     return parser

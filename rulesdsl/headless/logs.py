@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,12 +42,14 @@ def state_digest(state) -> str:
 
 
 def play_game(ruleset, seed: int, agents: list, hands: int | None, log_path: str | None = None,
-              agent_seed: int | None = None, view: int | None = None) -> Any:
+              agent_seed: int | None = None, view: int | None = None,
+              watch: Callable[[Any, list[dict[str, Any]]], None] | None = None) -> Any:
     """Play one game with these agents; write the log if asked. Returns the final state.
 
     With `view=P` the log holds only what seat P could see: its observation after every
     action, and other seats' actions with hidden content left out. Such a log cannot be
-    replayed by the referee."""
+    replayed by the referee. `watch(state, new_events)` is called with the deal's events
+    and after every action (a narrator telling the game as it happens)."""
     # hands None: a whole match where the ruleset has one (levels), else the engine's default
     options = {} if hands is None and ruleset.levels is None else {"hands": hands}
     state = ruleset.new_game(seed=seed, **options)
@@ -66,12 +69,16 @@ def play_game(ruleset, seed: int, agents: list, hands: int | None, log_path: str
             lines.append({"type": "event", "event": event})
     else:
         lines.append({"type": "observation", "observation": state.observation(view)})
+    if watch is not None:
+        watch(state, state.log[:seen])
     n = 0
     while not state.is_terminal():
         seat = state.current_player
         action = agents[seat].act(state, rng)
         state.apply(action)
         n += 1
+        if watch is not None:
+            watch(state, state.log[seen:])
         shown = action.to_json()
         if view is not None and seat != view and action.kind not in PUBLIC_ACTIONS:
             shown = {"type": action.kind}

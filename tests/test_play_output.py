@@ -1,0 +1,168 @@
+"""What `rulesdsl play` shows a person (issue 20): the game told trick by trick, round by
+round or turn by turn, in one notation per output (letters when piped, suit pictures on a
+terminal), a result in words, JSON unchanged on request; `rulesdsl list`; help text."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pty
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rulesdsl.cli import build_parser, main
+from rulesdsl.resources import bundled_rulesets
+
+ANSI = re.compile(r"\x1b\[")
+LETTER_CARD = re.compile(r"(?<![\w])(?:[SHDC](?:10|[2-9JQKA])|LJ|BJ)(?![\w])")
+SUITED_LETTERS = re.compile(r"(?<![\w])[SHDC](?:10|[2-9JQKA])(?![\w])")
+PICTURE = re.compile("[♠♥♦♣]")
+GAMES = {"trick": "huzhou-hong-wu", "shedding": "dou-dizhu", "tiles": "wenling-mahjong"}
+
+
+def run(*args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "rulesdsl", *args], capture_output=True,
+                          text=True, encoding="utf-8", timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def log_events(path: Path) -> list[dict]:
+    lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+    return [x["event"] for x in lines if x["type"] == "event"]
+
+
+@pytest.mark.parametrize("family", sorted(GAMES))
+def test_piped_play_tells_the_game_in_letters(tmp_path: Path, family: str) -> None:
+    name = GAMES[family]
+    log = tmp_path / "game.jsonl"
+    text = run("play", name, "--seed", "7", "--hands", "1", "--log", str(log))
+    assert not ANSI.search(text) and not PICTURE.search(text)
+    events = log_events(log)
+    results = [e for e in events if e["type"] == "hand_end"] or [None]
+    assert text.count("Result:") == len(results)
+    if family == "tiles":
+        # every discard is told, in turn order, a go-around per line
+        discards = [f"seat {e['seat']} {e['tile']}" for e in events if e["type"] == "discard"]
+        told = re.findall(r"seat \d \d[mpsz]", text)
+        assert told == discards
+        return
+    assert LETTER_CARD.search(text)
+    # each trick or round is one line naming its winner, as the log's events do
+    unit = "trick" if family == "trick" else "round"
+    winners = [e["winner"] for e in events if e["type"] == unit]
+    told = [int(w) for w in re.findall(rf"^  {unit} \d+: .* → seat (\d) wins", text, re.M)]
+    assert told == winners and winners
+    # every card a seat played is on the lines, in the log's play order
+    plays = [e["cards"] for e in events if e["type"] == "play"]
+    lines = "\n".join(line for line in text.splitlines() if line.startswith(f"  {unit} "))
+    for cards in plays:
+        assert all(card in lines for card in cards.split()), cards
+
+
+def test_a_terminal_gets_suit_pictures_and_colour() -> None:
+    # driven through a pseudo-terminal, as a person's shell runs it
+    out = b""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the CLI on the terminal
+        os.execv(sys.executable, [sys.executable, "-m", "rulesdsl", "play", "dou-dizhu",
+                                  "--seed", "7"])
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    text = out.decode("utf-8", "replace")
+    assert PICTURE.search(text) and ANSI.search(text)
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    assert "round 1:" in plain and "Result:" in plain
+    # one notation: no suited card in letters on the terminal (jokers read BJ, LJ in both)
+    assert not SUITED_LETTERS.search(plain.split("Hand 1", 1)[1])
+
+
+def test_json_is_the_summary_and_quiet_is_the_results() -> None:
+    as_json = json.loads(run("play", "huzhou-hong-wu", "--seed", "7", "--json"))
+    assert as_json == json.loads(run("play", "huzhou-hong-wu", "--seed", "7",
+                                     "--format", "json"))
+    quiet = run("play", "huzhou-hong-wu", "--seed", "7", "-q").splitlines()
+    results = [line for line in quiet if line.startswith("  Result: ")]
+    assert len(results) == as_json["hands"] == len(as_json["results"])
+    assert not any("trick" in line for line in quiet)
+    # the levels told are the levels the results hold
+    for line, result in zip(results, as_json["results"]):
+        after = result["team_levels"]
+        assert ("levels stay " + " / ".join(after)) in line or all(
+            f"→ {level}" in line for level in after if f"→ {level}" in line)
+    final = quiet[-1]
+    assert all(f"seat {s} {v:+g}" in final for s, v in enumerate(as_json["returns"]))
+
+
+def test_a_seat_at_the_table_is_told_only_what_it_sees() -> None:
+    import random
+
+    import rulesdsl
+    from rulesdsl.headless.narrate import Narrator
+
+    ruleset = rulesdsl.load("dou-dizhu")
+    lines: list[str] = []
+    narrator = Narrator(ruleset, lines.append, pictures=False, viewer=0)
+    state = ruleset.new_game(seed=7, hands=1)
+    narrator.events(state, state.log)
+    rng = random.Random(1)
+    seen = len(state.log)
+    while not state.is_terminal():
+        state.apply(state.sample_action(rng))
+        narrator.events(state, state.log[seen:])
+        seen = len(state.log)
+    told = "\n".join(lines)
+    deal = next(e for e in state.log if e["type"] == "deal")
+    assert f"seat 0 holds {' '.join(sorted(deal['hands'][0].split()))}" not in told  # sorted
+    assert "seat 0 holds" in told
+    assert "seat 1 holds" not in told and "seat 2 holds" not in told
+    assert "kitty:" not in told
+
+
+def test_list_names_every_bundled_ruleset() -> None:
+    rows = json.loads(run("list", "--format", "json"))
+    files = bundled_rulesets()
+    assert sorted(r["id"] for r in rows) == sorted(files)
+    for row in rows:
+        head = yaml.safe_load(files[row["id"]].read_text(encoding="utf-8"))
+        assert row["family"] == head["family"]
+    text = run("list")
+    for rid in files:
+        assert re.search(rf"^{re.escape(rid)}\s+\w+\s+", text, re.M), rid
+
+
+def _subcommands() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
+
+
+def test_every_option_and_argument_has_help() -> None:
+    missing = [f"{name} {a.option_strings or a.dest}"
+               for name, sp in _subcommands().items() for a in sp._actions
+               if not isinstance(a, argparse._HelpAction) and not a.help]
+    assert missing == []
+
+
+def test_the_examples_in_help_run(capsys: pytest.CaptureFixture[str]) -> None:
+    examples = [line.strip().split()[1:] for sp in _subcommands().values()
+                for line in (sp.epilog or "").splitlines()
+                if line.strip().startswith("rulesdsl ")]
+    assert examples, "some command's help shows an example"
+    for argv in examples:
+        assert main(argv) == 0, argv
+    capsys.readouterr()
