@@ -99,6 +99,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     ruleset = load(args.ruleset)
     items, doc = load_examples_file(ruleset, args.examples)
     report = run_examples(ruleset, items, doc)
+    if args.format == "json":
+        print(json.dumps({"passed": report.passed, "deferred": report.deferred,
+                          "failed": [p.to_dict() for p in report.failed]},
+                         ensure_ascii=False, indent=2))
+        return EXIT_OK if report.ok else EXIT_INVALID
     for p in report.failed:
         print(p.format())
     print(f"{report.passed} passed, {len(report.failed)} failed"
@@ -218,7 +223,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                        first_turn=args.first_turn, kong_discard=args.kong_discard,
                        seat_wind=seat)
     score = score_hand(ruleset, hand, context, None)
-    if args.json:
+    if args.json or args.format == "json":
         shown = {k: nt.format_tile(v) if ruleset.context.get(k) is not None
                  and ruleset.context[k].type == "tile" else v for k, v in context.items()}
         print(json.dumps({"ruleset": ruleset.id, "context": shown, **score.to_dict()},
@@ -340,6 +345,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .headless.logs import replay
 
     result = replay(args.log, args.ruleset)
+    if args.format == "json":
+        print(json.dumps({"ok": result.ok, "message": result.message,
+                          "returns": result.returns if result.ok else None},
+                         ensure_ascii=False))
+        return EXIT_OK if result.ok else EXIT_INVALID
     if result.ok:
         print(f"{args.log}: {result.message}; returns {result.returns}")
         return EXIT_OK
@@ -348,41 +358,51 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from .headless.report import LEGEND, comparison, print_report
     from .headless.simulate import simulate
 
     if args.games < 1 or args.workers < 1:
         print("rulesdsl: --games and --workers must be at least 1", file=sys.stderr)
         return EXIT_USAGE
+    if args.compare_option and not args.compare:
+        print("rulesdsl simulate: --compare-option needs --compare", file=sys.stderr)
+        return EXIT_USAGE
     try:
-        players, options = _table_choices(load(args.ruleset), args)
-        if args.compare and (players is not None or options):
-            _table_choices(load(args.compare), args)  # the other must offer them too
+        ruleset = load(args.ruleset)
+        players, options = _table_choices(ruleset, args)
+        if args.compare:
+            # --players and --option hold for both rulesets; --compare-option for B only.
+            other_rs = load(args.compare)
+            other_players, other_options = _table_choices(other_rs, args)
+            other_options.update({name: _typed_value(other_rs, name, value, "option")
+                                  for name, value in _pairs(args.compare_option,
+                                                            "--compare-option")})
+            count_a = players or ruleset.players
+            count_b = other_players or other_rs.players
+            if count_a != count_b:
+                raise _BadInput(f"cannot compare {ruleset.id} ({count_a} players) with "
+                                f"{other_rs.id} ({count_b} players): both need the same "
+                                "player count (--players N picks one both offer)")
     except _BadInput as exc:
         print(f"rulesdsl simulate: {exc}", file=sys.stderr)
         return EXIT_USAGE
     stats = simulate(args.ruleset, args.games, args.seed, args.workers, args.agents,
                      args.hands, backend=args.backend, players=players, options=options)
     if args.compare:
-        # The same seeds deal the same cards when the two rulesets share a deck.
+        # The same game seeds: the same deals when the two rulesets share a deck.
         other = simulate(args.compare, args.games, args.seed, args.workers, args.agents,
-                         args.hands, backend=args.backend, players=players,
-                         options=options)
-        if args.json:
-            print(json.dumps({"a": stats, "b": other}, ensure_ascii=False, sort_keys=True))
-            return EXIT_OK
-        width = max(len(k) for k in {**stats, **other})
-        print(f"{'':{width}}  {stats['ruleset']}  |  {other['ruleset']}")
-        for key in dict.fromkeys([*stats, *other]):
-            a, b = stats.get(key), other.get(key)
-            mark = " " if a == b else "*"
-            print(f"{mark}{key:{width}}  {json.dumps(a, ensure_ascii=False)}  |  "
-                  f"{json.dumps(b, ensure_ascii=False)}")
+                         args.hands, backend=args.backend, players=other_players,
+                         options=other_options)
+        if args.json or args.format == "json":
+            print(json.dumps({"a": stats, "b": other, "comparison": comparison(stats, other),
+                              "legend": LEGEND}, ensure_ascii=False, sort_keys=True))
+        else:
+            print_report(stats, other)
         return EXIT_OK
-    if args.json:
+    if args.json or args.format == "json":
         print(json.dumps(stats, ensure_ascii=False, sort_keys=True))
     else:
-        for key, value in stats.items():
-            print(f"{key}: {json.dumps(value, ensure_ascii=False)}")
+        print_report(stats)
     return EXIT_OK
 
 
@@ -468,12 +488,15 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("ruleset", help="a bundled id or a rule file")
     k.add_argument("--examples", required=True, metavar="FILE",
                    help="a YAML file with a top-level `examples:` list")
+    k.add_argument("--format", choices=["text", "json"], default="text",
+                   help="text (default) or json")
     k.set_defaults(func=cmd_check)
     sc = sub.add_parser("score", help="score a tile hand: items, base, fan, total",
                         description="Score one hand of a tile ruleset (the best reading "
                         "of its wilds is chosen and shown).",
-                        epilog="example:\n  rulesdsl score wenling-mahjong --hand "
-                        "13p456m789m234s567s11z --win-tile 2p --turned 5s",
+                        epilog="example (RULESET: a bundled tile id, see `rulesdsl list`):"
+                        "\n  rulesdsl score RULESET --hand 13p456m789m234s567s11z "
+                        "--win-tile 2p --turned 5s",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     sc.add_argument("ruleset", help="a bundled id or a rule file")
     sc.add_argument("--hand", required=True, help="concealed tiles before the winning tile, "
@@ -505,7 +528,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="won on a discard made after the discarder's kong (杠上炮)")
     sc.add_argument("--non-winner", action="store_true",
                     help="score the hand of a player who did not win")
-    sc.add_argument("--json", action="store_true", help="print JSON")
+    sc.add_argument("--format", choices=["text", "json"], default="text",
+                    help="text (default) or json")
+    sc.add_argument("--json", action="store_true", help="same as --format json")
     sc.set_defaults(func=cmd_score)
     pl = sub.add_parser("play", help="play one game headless with agents")
     pl.add_argument("ruleset", help="a bundled id (see `rulesdsl list`) or a rule file")
@@ -520,8 +545,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--log", help="write the game log (JSON Lines) here")
     pl.add_argument("--log-view", type=int, metavar="SEAT",
                     help="log only what this seat could see")
-    pl.add_argument("--json", action="store_true",
-                    help="print the summary as JSON (same as --format json)")
+    pl.add_argument("--json", action="store_true", help="same as --format json")
     pl.add_argument("--format", choices=["text", "json"], default="text",
                     help="text: the game told trick by trick (default); json: a summary")
     pl.add_argument("-q", "--quiet", action="store_true",
@@ -530,6 +554,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("replay", help="re-check a game log against the rules")
     rp.add_argument("log", help="a game log (JSON Lines) written by `play --log`")
     rp.add_argument("--ruleset", help="the ruleset (default: the one the log names)")
+    rp.add_argument("--format", choices=["text", "json"], default="text",
+                    help="text (default) or json")
     rp.set_defaults(func=cmd_replay)
     nw = sub.add_parser("new", help="write a commented starting ruleset that validates")
     nw.add_argument("name", help="the new ruleset's id, e.g. my-variant")
@@ -552,8 +578,14 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--backend", choices=["local", "ray"], default="local",
                     help="local processes, or a Ray cluster (RAY_ADDRESS or a local one)")
     sm.add_argument("--compare", metavar="OTHER_RULESET",
-                    help="run another ruleset on the same seeds and show both")
-    sm.add_argument("--json", action="store_true", help="print the statistics as JSON")
+                    help="play another ruleset (B) on the same seeds and show both side by "
+                    "side, with B - A and whether it is significant at 95%%")
+    sm.add_argument("--compare-option", action="append", metavar="NAME=VALUE",
+                    help="an option value for the compared ruleset only (repeatable), e.g. "
+                    "the same ruleset with one option changed")
+    sm.add_argument("--format", choices=["text", "json"], default="text",
+                    help="text: tables with 95%% confidence intervals (default); json")
+    sm.add_argument("--json", action="store_true", help="same as --format json")
     for cmd in (pl, sm):
         cmd.add_argument("--players", type=int, help="one of the ruleset's player counts "
                          "(default: its first)")
