@@ -19,6 +19,8 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rulesdsl
 from rulesdsl import notation as nt
@@ -337,3 +339,30 @@ def test_only_tractors_draw_tractors_in_play(tmp_path, only_tractors, expected):
     st.apply("H7 H7 H7 H7")
     got = {" ".join(nt.format_card(k) for k in sorted(a.cards)) for a in st.legal_actions()}
     assert got == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(1, 4), max_size=7))
+def test_distinct_permutations_are_the_first_reached_permutations(values: list[int]) -> None:
+    # the layouts' orders, without walking every permutation of equal values
+    from rulesdsl.engine.trick.ladder import distinct_permutations
+
+    p = tuple(values)
+    assert distinct_permutations(p) == list(dict.fromkeys(itertools.permutations(p)))
+
+
+def test_a_lead_beyond_the_layout_bound_ends_with_pairs_and_singles() -> None:
+    # A tractor of twelve triples (three decks): its 36 cards have millions of layouts.
+    # The decomposition stops at MAX_LAYOUTS and the ladder ends with the pairs-and-singles
+    # rungs, each once, down to all singles (bounded work, never an endless search).
+    from rulesdsl.engine.trick import ladder as lad
+
+    assert len(lad.full_decomposition(36, 3)) == lad.MAX_LAYOUTS
+    rungs = lad.ladder(((3,) * 12,), 3)
+    assert rungs[0] == ((3,) * 12,)
+    assert rungs[-1] == ((1,),) * 36
+    tail = [((2,),) * p + ((1,),) * (36 - 2 * p) for p in range(18, -1, -1)]
+    assert rungs[-len(tail):] == tail
+    assert len(set(rungs)) == len(rungs)
+    # a lead within the bound is untouched: twelve pairs (two decks) walk every layout
+    assert (24, 2) not in lad._BOUNDED and len(lad.ladder(((2,) * 12,), 2)) < lad.MAX_RUNGS

@@ -27,6 +27,11 @@ Requirement = tuple[Adjacent, ...]
 # it the ladder goes on with the rungs of pairs and singles only (still from the lead's
 # shape down), which every lead of a two-deck game stays far below.
 MAX_RUNGS = 20_000
+# The most requirements one card count's decomposition lists (layouts of its tuples as
+# runs): a tractor of twelve triples has millions. Past it the list stops and the ladder
+# ends as above, with pairs and singles only (its least complex rungs).
+MAX_LAYOUTS = 200_000
+_BOUNDED: set[tuple[int, int]] = set()  # (cards, most) whose decomposition stopped there
 
 
 def _desc(req: list[Adjacent] | tuple[Adjacent, ...]) -> Requirement:
@@ -78,10 +83,27 @@ def sequential_groupings(values: tuple[int, ...]) -> tuple[tuple[Adjacent, ...],
         if all(len(set(p)) == 1 for p in parts):
             out.setdefault(parts, None)
             continue
-        choices = [list(dict.fromkeys(itertools.permutations(p))) for p in parts]
+        choices = [distinct_permutations(p) for p in parts]
         for combo in itertools.product(*choices):
             out.setdefault(tuple(combo), None)
+            if len(out) >= MAX_LAYOUTS:
+                return tuple(out)
     return tuple(out)
+
+
+@cache
+def distinct_permutations(values: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The distinct orders of these values, in the order `itertools.permutations` first
+    reaches each: one per order, not one per permutation of equal values (a run of eleven
+    tuples would walk 11! permutations to find a few hundred orders)."""
+    if len(values) <= 1:
+        return [values]
+    out: list[tuple[int, ...]] = []
+    for value in dict.fromkeys(values):  # each value first, in order of first appearance
+        i = values.index(value)
+        rest = values[:i] + values[i + 1:]
+        out.extend((value,) + tail for tail in distinct_permutations(rest))
+    return out
 
 
 @lru_cache(maxsize=64)
@@ -99,6 +121,9 @@ def full_decomposition(num: int, most: int) -> tuple[Requirement, ...]:
             continue
         for layout in sequential_groupings(big):
             out.setdefault(_desc(layout + ones), None)
+            if len(out) >= MAX_LAYOUTS:
+                _BOUNDED.add((num, most))
+                return tuple(out)
     return tuple(out)
 
 
@@ -109,8 +134,10 @@ def ladder(lead: Requirement, most: int, new_adjacency: bool = True) -> list[Req
     units = [tuple(sorted(u, reverse=True)) for u in lead]
     rungs: list[Requirement] = [_desc(units)]
     remaining: list[list[Requirement]] = []
+    bounded = False
     for unit in units:
         decomp = list(full_decomposition(sum(unit), most))
+        bounded = bounded or (sum(unit), most) in _BOUNDED
         # after the unit's own shape (none when the shape is not there)
         after = decomp[decomp.index((unit,)) + 1:] if (unit,) in decomp else []
         remaining.append(after[::-1])  # the next one last: pop() takes it
@@ -121,12 +148,20 @@ def ladder(lead: Requirement, most: int, new_adjacency: bool = True) -> list[Req
         order.sort(key=lambda i: -len(remaining[i]))
         first = order[0] if order else None
         if first is None or not remaining[first]:
+            if bounded:  # the decompositions stopped at MAX_LAYOUTS: end as below
+                _pairs_and_singles(rungs, units)
             break
         current[first] = remaining[first].pop()
         if all(len(a) == 1 or may_join[i] for i in order for a in current[i]):
             rungs.append(_desc([a for i in order for a in current[i]]))
     else:  # bounded: go on with pairs and singles only, from the most pairs down
-        n = sum(map(sum, units))
-        for p in range(n // 2, -1, -1):
-            rungs.append(((2,),) * p + ((1,),) * (n - 2 * p))
+        _pairs_and_singles(rungs, units)
     return rungs
+
+
+def _pairs_and_singles(rungs: list[Requirement], units: list[tuple[int, ...]]) -> None:
+    n = sum(map(sum, units))
+    for p in range(n // 2, -1, -1):
+        rung = ((2,),) * p + ((1,),) * (n - 2 * p)
+        if rung not in rungs[-1:]:
+            rungs.append(rung)
