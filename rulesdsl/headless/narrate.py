@@ -104,16 +104,24 @@ class Narrator:
     def events(self, state: Any, events: Iterable[dict[str, Any]]) -> None:
         self.state = state
         for event in events:
+            if event.get("type") in ("hand_start", "deal"):
+                self._tell_results(event.get("hand"))  # the last hand's, before the next
             handler = getattr(self, f"_on_{event.get('type')}", None)
             if handler is not None:
                 handler(event)
-        # Results, not events, say how a hand ended (not every ending logs one).
-        for result in state.results[self.told:]:
+        self._tell_results(None)
+
+    def _tell_results(self, before_hand: Any) -> None:
+        """Results, not events, say how a hand ended (not every ending logs one); those of
+        hands before `before_hand` (None: all) not told yet."""
+        for result in self.state.results[self.told:]:
+            if before_hand is not None and result.get("hand", -1) >= before_hand:
+                break
             self._close_hand()
             self.write(f"  [bold]Result[/]: {describe_result(result, self.levels)}")
             if isinstance(result.get("team_levels"), list):
                 self.levels = list(result["team_levels"])
-        self.told = len(state.results)
+            self.told += 1
 
     def say(self, line: str) -> None:
         if not self.quiet:
@@ -290,7 +298,8 @@ class Narrator:
         self.say(f"  at the draw ({e.get('rule')}): {self._money(e.get('payments'))}")
 
     def _on_win_settled(self, e: dict[str, Any]) -> None:
-        self.say(f"  {self.seat(e.get('seat'))}'s win paid: {self._money(e.get('payments'))}")
+        winner = e.get("seat", e.get("winner"))
+        self.say(f"  {self.seat(winner)}'s win paid: {self._money(e.get('payments'))}")
 
     def _money(self, payments: Any) -> str:
         if not isinstance(payments, list):
@@ -341,7 +350,8 @@ def describe_result(r: dict[str, Any], before: list[Any] | None = None) -> str:
             parts.append("finishing order " + ", ".join(f"seat {s}" for s in order))
         climb = r.get("climb")
         if isinstance(climb, dict) and climb.get("levels"):
-            parts.append(f"side {climb.get('side')} climbs {climb['levels']} levels")
+            parts.append(f"side {climb.get('side')} climbs {climb['levels']} levels"
+                         + (f": {climb['from']} → {climb['to']}" if "to" in climb else ""))
     elif "winners" in r or "winner" in r:
         winners = r.get("winners") or ([r["winner"]] if r.get("winner") is not None else [])
         if winners:
