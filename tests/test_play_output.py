@@ -66,13 +66,14 @@ def test_piped_play_tells_the_game_in_letters(tmp_path: Path, family: str) -> No
         assert all(card in lines for card in cards.split()), cards
 
 
-def test_a_terminal_gets_suit_pictures_and_colour() -> None:
+@pytest.mark.parametrize("family", sorted(GAMES))
+def test_a_terminal_gets_suit_pictures_and_colour(family: str) -> None:
     # driven through a pseudo-terminal, as a person's shell runs it
     out = b""
     pid, fd = pty.fork()
     if pid == 0:  # the child: the CLI on the terminal
-        os.execv(sys.executable, [sys.executable, "-m", "rulesdsl", "play", "dou-dizhu",
-                                  "--seed", "7"])
+        os.execv(sys.executable, [sys.executable, "-m", "rulesdsl", "play", GAMES[family],
+                                  "--seed", "7", "--hands", "1"])
     while True:
         try:
             chunk = os.read(fd, 65536)
@@ -84,9 +85,14 @@ def test_a_terminal_gets_suit_pictures_and_colour() -> None:
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     text = out.decode("utf-8", "replace")
-    assert PICTURE.search(text) and ANSI.search(text)
+    assert ANSI.search(text)
     plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
-    assert "round 1:" in plain and "Result:" in plain
+    assert "Result:" in plain
+    if family == "tiles":
+        assert re.search(r"seat \d \d[mpsz] · seat \d \d[mpsz]", plain)
+        return
+    assert PICTURE.search(text)
+    assert ("round 1:" if family == "shedding" else "trick 1:") in plain
     # one notation: no suited card in letters on the terminal (jokers read BJ, LJ in both)
     assert not SUITED_LETTERS.search(plain.split("Hand 1", 1)[1])
 
@@ -191,3 +197,14 @@ def test_every_command_prints_its_help(capsys: pytest.CaptureFixture[str]) -> No
             main([name, "--help"])
         assert done.value.code == 0, name
         assert "usage: rulesdsl" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("family", sorted(GAMES))
+def test_json_holds_the_game_the_log_holds(tmp_path: Path, family: str) -> None:
+    log = tmp_path / "game.jsonl"
+    summary = json.loads(run("play", GAMES[family], "--seed", "3", "--hands", "1",
+                             "--format", "json", "--log", str(log)))
+    lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    assert summary["returns"] == lines[-1]["returns"]
+    assert summary["hands"] == len(summary["results"]) == 1
+    assert summary["ruleset"] == GAMES[family] and summary["seed"] == 3
