@@ -386,6 +386,30 @@ class EngineState:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def sample_hidden(self, seat: int, rng: random.Random) -> Any:
+        """A new, independent state with the same public history in which what `seat`
+        cannot see (other hands, the kitty, the undealt cards, the wall) is dealt anew,
+        consistently with what it has seen: its own hand and everything public stay, every
+        hand keeps its size, and each family's hooks keep shown cards where they were shown
+        and shown voids void (engine/hidden.py says how the deal meets them, and when it
+        falls back to dropping a void). The family also rewrites its records of the deal so
+        the state passes `state_from_json`, and the seed is drawn anew (it fixes later
+        hands' deals). A finished state is simply copied."""
+        from .hidden import deal_hidden
+
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            raise RulesdslError(f"no seat {seat!r}: a seat is an int from 0 to "
+                                f"{self.game.players - 1}")
+        other = type(self)(self.game)
+        for key in self.FIELDS:  # JSON data: json_copy is a faster deep copy
+            setattr(other, key, json_copy(getattr(self, key)))
+        if self.phase == "over":
+            return other
+        zones, pins = self._hidden_zones(seat)
+        other._set_hidden(seat, zones, deal_hidden(zones, pins, rng), rng)
+        other.seed = rng.randrange(2 ** 63)
+        return other
+
     def addable(self, partial: tuple[int, ...]) -> set[int]:
         """Card kinds that, added to `partial`, still grow into a legal action that shows
         cards (building a play one card at a time). This default reads the listed legal
@@ -417,6 +441,15 @@ class EngineState:
         raise NotImplementedError
 
     def sample_action(self, rng: random.Random) -> Action:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _hidden_zones(self, seat: int) -> tuple[list[Any], list[Any]]:  # pragma: no cover
+        """The zones `seat` cannot see and the pins on them (engine/hidden.py)."""
+        raise NotImplementedError
+
+    def _set_hidden(self, seat: int, zones: list[Any], contents: list[list[int]],
+                    rng: random.Random) -> None:  # pragma: no cover - abstract
+        """Put the zones' new contents in place, with the records of the deal."""
         raise NotImplementedError
 
 

@@ -599,14 +599,23 @@ def _trick_points(r: _Reader, d: dict[str, Any], events: list, phase: str,
 
 
 def _leads(game: Any, trump: str | None, level: int, cards: list[int]) -> bool:
-    """A lead the engine would accept: a pattern, or a throw of one throwable system."""
+    """A lead the engine would accept: a pattern, or a throw of one throwable system
+    (cards of another system only inside demoted tractors, 下放, as the engine reads them)."""
+    from .trick.plays import demoted_covers, throw_system
+
     hc = game.context(trump, level)
     if readings(hc, list(cards)):
         return True
-    systems = {hc.system[k] for k in cards}
+    system = throw_system(hc, cards)
     allowed = game.rules.throw_allowed
-    return len(systems) == 1 and len(cards) >= 2 and (
-        allowed == "any" or (allowed == "plain" and TRUMP not in systems))
+    if len(cards) < 2 or not (allowed == "any" or (allowed == "plain" and system != TRUMP)):
+        return False
+    if all(hc.system[k] == system for k in cards):
+        return True
+    counts = [0] * len(hc.place)
+    for k in cards:
+        counts[k] += 1
+    return bool(demoted_covers(hc, counts, system))
 
 
 # ---------------------------------------------------------------- shedding

@@ -7,6 +7,7 @@ from typing import Protocol
 
 from ..engine.base import Action
 from ..errors import RulesdslError
+from .ismcts import ISMCTSAgent
 
 
 class Agent(Protocol):
@@ -28,7 +29,9 @@ AGENTS: dict[str, type] = {"random": RandomAgent}
 
 
 def make_agents(spec: str | None, players: int) -> list:
-    """`random,random,...` (one per seat; a single name fills every seat)."""
+    """`random,random,...` (one per seat; a single name fills every seat). An agent that
+    takes a setting reads it after a colon: `ismcts:500` (iterations per move),
+    `ismcts:0.5s` (seconds per move)."""
     names = [n.strip() for n in (spec or "random").split(",") if n.strip()]
     if len(names) == 1:
         names *= players
@@ -37,9 +40,17 @@ def make_agents(spec: str | None, players: int) -> list:
                             f"{len(names)}")
     out = []
     for n in names:
-        if n not in AGENTS:
-            raise RulesdslError(f"unknown agent {n!r}; known: {', '.join(sorted(AGENTS))}")
-        out.append(AGENTS[n]())
+        name, colon, arg = n.partition(":")
+        name = name.strip()
+        if name not in AGENTS:
+            raise RulesdslError(f"unknown agent {name!r}; known: {', '.join(sorted(AGENTS))}")
+        if not colon:
+            out.append(AGENTS[name]())
+            continue
+        from_spec = getattr(AGENTS[name], "from_spec", None)
+        if from_spec is None:
+            raise RulesdslError(f"agent {name!r} takes no setting (got {n!r})")
+        out.append(from_spec(arg))
     return out
 
 
@@ -190,6 +201,7 @@ def _greedy_tiles(state, rng: random.Random) -> Action:
 
 
 AGENTS["greedy"] = GreedyAgent
+AGENTS["ismcts"] = ISMCTSAgent
 
 
 def _human() -> object:

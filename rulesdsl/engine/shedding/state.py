@@ -28,6 +28,7 @@ from ..base import (
     restore_state,
 )
 from .auction import PASS, Auction
+from .hidden import ShedHidden
 from .moves import Entry, HandPlays, LeadPlaysBound, MoveGenerator
 from .settlement import Settlement
 from .suited import SuitedMoves
@@ -165,7 +166,7 @@ def _hand_text(names: list[str], counts: list[int]) -> str:
                      for k, c in enumerate(counts) if c])
 
 
-class ShedState(Auction, Settlement, Tribute, EngineState):
+class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
     """One game (a number of hands) of a shedding ruleset."""
 
     family = "shedding"

@@ -25,6 +25,7 @@ from ..base import (
     restore_state,
     void_suit_name,
 )
+from .hidden import TileHidden
 from .ledger import Ledger
 from .memo import ReadTrie
 from .settlement import SUITED_HONOR, Settlement
@@ -162,7 +163,7 @@ class TileGame:
         return build_position(self, pos)
 
 
-class TileState(WinningHands, Ledger, Settlement, EngineState):
+class TileState(WinningHands, Ledger, Settlement, TileHidden, EngineState):
     """A game (one or more hands) of a tile ruleset."""
 
     family = "tiles"

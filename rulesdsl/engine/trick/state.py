@@ -27,6 +27,7 @@ from ..multiset import (
 )
 from . import building
 from .following import TrickFollowing
+from .hidden import TrickHidden
 from .leads import TrickLeads
 from .plays import (
     best_reading,
@@ -107,7 +108,8 @@ def _hand_text(counts: list[int]) -> str:
                      for k, c in enumerate(counts) if c])
 
 
-class TrickState(TrickLeads, TrickFollowing, TrickRanking, HandResult, EngineState):
+class TrickState(TrickLeads, TrickFollowing, TrickRanking, HandResult, TrickHidden,
+                 EngineState):
     """One match of a trick-family game, hand after hand."""
 
     family = "trick"

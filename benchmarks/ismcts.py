@@ -1,0 +1,136 @@
+"""The ISMCTS agent against random and greedy tables, for every bundled ruleset.
+
+    python benchmarks/ismcts.py                       # the README's table (~17 min here)
+    python benchmarks/ismcts.py --games 4 --only guan-pai --only tractor
+    python benchmarks/ismcts.py --iterations 100      # one budget for every family
+
+For each ruleset (rulesets/*.yaml and rulesets/extra/*.yaml) and each opponent (random,
+greedy): N one-hand games, seeds 1000.., the ISMCTS seat moving round the table (seat
+g mod players) and every other seat the opponent agent (partners included). A game is
+won when the ISMCTS seat's return is above 0: its side climbed more levels (trick), its
+settlement was positive (shedding, tiles). The same games with a random agent in that
+seat give the rate to beat ("random there"). Wilson 95% intervals; ms per decision is
+the search's mean wall time over the seat's decisions with more than one legal action.
+One process, one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import rulesdsl  # noqa: E402
+from rulesdsl.headless.agents import GreedyAgent, RandomAgent  # noqa: E402
+from rulesdsl.headless.ismcts import ISMCTSAgent  # noqa: E402
+from rulesdsl.headless.logs import play_game  # noqa: E402
+from rulesdsl.resources import bundled_rulesets  # noqa: E402
+
+# Iterations a move per family: a trick rollout plays out ~100 moves of a long hand.
+BUDGETS = {"trick": 20, "shedding": 40, "tiles": 40}
+# Six seats and 216 cards: a rollout is ~270 moves (0.9 s a decision at 40).
+SLOW = {"wenling-liujia-tong": 20}
+OPPONENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+
+
+class Timed:
+    """An agent whose searched decisions (more than one legal action) are timed."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent, self.name = agent, agent.name
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def act(self, state: Any, rng: random.Random) -> Any:
+        searched = state.legal_actions().count() > 1
+        start = time.perf_counter()
+        action = self.agent.act(state, rng)
+        if searched:
+            self.seconds += time.perf_counter() - start
+            self.decisions += 1
+        return action
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion."""
+    if not n:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate(wins: int, n: int) -> str:
+    lo, hi = wilson(wins, n)
+    return f"{wins / n:.0%} ({lo:.0%}–{hi:.0%})"
+
+
+def play(ruleset: Any, seat_agent: Any, opponent: type, games: int) -> int:
+    """Games won by `seat_agent` in seat g mod players, the others `opponent`."""
+    n = ruleset.players
+    won = 0
+    for g in range(games):
+        seat = g % n
+        agents = [opponent() for _ in range(n)]
+        agents[seat] = seat_agent
+        state = play_game(ruleset, 1000 + g, agents, 1)
+        won += state.returns()[seat] > 0
+    return won
+
+
+def row(name: str, games: int, iterations: int | None) -> dict:
+    ruleset = rulesdsl.load(name)
+    budget = iterations or SLOW.get(name) or BUDGETS[ruleset.family]
+    out = {"ruleset": name, "family": ruleset.family, "budget": budget, "games": games}
+    timed = Timed(ISMCTSAgent(iterations=budget))
+    start = time.perf_counter()
+    for label, opponent in OPPONENTS.items():
+        out[label] = play(ruleset, timed, opponent, games)
+        out[f"{label} base"] = play(ruleset, RandomAgent(), opponent, games)
+    out["ms"] = 1000 * timed.seconds / max(timed.decisions, 1)
+    out["wall"] = time.perf_counter() - start
+    return out
+
+
+def table(rows: list[dict]) -> str:
+    lines = ["| ruleset | family | budget (iterations) | games | win vs random (95% CI) | "
+             "random there | win vs greedy (95% CI) | random there | ms/decision |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        n = r["games"]
+        lines.append(f"| {r['ruleset']} | {r['family']} | {r['budget']} | {n} | "
+                     f"{rate(r['random'], n)} | {r['random base'] / n:.0%} | "
+                     f"{rate(r['greedy'], n)} | {r['greedy base'] / n:.0%} | "
+                     f"{r['ms']:.0f} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=12, help="games per opponent")
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="iterations a move for every ruleset (default: per family, "
+                        + ", ".join(f"{k} {v}" for k, v in BUDGETS.items())
+                        + "; " + ", ".join(f"{k} {v}" for k, v in SLOW.items()) + ")")
+    parser.add_argument("--only", action="append", default=[], help="a ruleset id")
+    args = parser.parse_args(argv)
+    names = args.only or sorted(bundled_rulesets())
+    rows = []
+    start = time.perf_counter()
+    for name in names:
+        rows.append(row(name, args.games, args.iterations))
+        print(f"{name}: {rows[-1]['wall']:.0f} s", file=sys.stderr, flush=True)
+    print(table(rows))
+    print(f"\n_{len(rows)} rulesets, {time.perf_counter() - start:.0f} s wall_")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
