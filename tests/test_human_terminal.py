@@ -4,51 +4,15 @@ choices, the table shown before each move, the others' plays told as they happen
 
 from __future__ import annotations
 
-import os
-import pty
 import re
-import select
-import sys
-import time
 
 import pytest
 
 from rulesdsl.headless.human import HumanAgent, typed_action
 
-PROMPT = b"your move> "
+from .helpers import on_terminal
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]")
-
-
-def drive(args: list[str], answers: list[str], seconds: float = 240) -> tuple[int, str, int]:
-    """Run `rulesdsl ARGS` on a terminal; at each prompt type the next answer (the last
-    one again when they run out). Returns the exit code, the text and the prompts seen."""
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: the CLI on the terminal
-        os.execv(sys.executable, [sys.executable, "-m", "rulesdsl", *args])
-    out = b""
-    prompts = 0
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 1.0)
-        if not ready:
-            continue
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        out += chunk
-        if out.endswith(PROMPT) or out.rstrip().endswith(PROMPT.rstrip()):
-            answer = answers[min(prompts, len(answers) - 1)]
-            prompts += 1
-            os.write(fd, answer.encode() + b"\n")
-    else:
-        os.kill(pid, 9)
-        pytest.fail(f"the game did not end in {seconds} s")
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status), ANSI.sub("", out.decode("utf-8", "replace")), \
-        prompts
 
 
 @pytest.mark.parametrize("name, seats", [("huzhou-hong-wu", 4), ("dou-dizhu", 3),
@@ -56,8 +20,9 @@ def drive(args: list[str], answers: list[str], seconds: float = 240) -> tuple[in
 def test_a_person_plays_a_whole_hand_on_a_terminal(name: str, seats: int) -> None:
     agents = ",".join(["human"] + ["random"] * (seats - 1))
     # help first, a word that is no move, then always the first choice (of the first group)
-    code, text, prompts = drive(["play", name, "--seed", "5", "--hands", "1",
-                                 "--agents", agents], ["help", "nonsense", "1"])
+    code, raw, prompts = on_terminal(["play", name, "--seed", "5", "--hands", "1",
+                                      "--agents", agents], ["help", "nonsense", "1"])
+    text = ANSI.sub("", raw)
     assert code == 0, text[-2000:]
     assert prompts > 3
     text = " ".join(text.split())  # the terminal wraps long lines

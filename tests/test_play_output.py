@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import pty
 import re
 import subprocess
 import sys
@@ -18,6 +16,8 @@ import yaml
 
 from rulesdsl.cli import build_parser, main
 from rulesdsl.resources import bundled_rulesets
+
+from .helpers import on_terminal
 
 ANSI = re.compile(r"\x1b\[")
 LETTER_CARD = re.compile(r"(?<![\w])(?:[SHDC](?:10|[2-9JQKA])|LJ|BJ)(?![\w])")
@@ -69,22 +69,8 @@ def test_piped_play_tells_the_game_in_letters(tmp_path: Path, family: str) -> No
 @pytest.mark.parametrize("family", sorted(GAMES))
 def test_a_terminal_gets_suit_pictures_and_colour(family: str) -> None:
     # driven through a pseudo-terminal, as a person's shell runs it
-    out = b""
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: the CLI on the terminal
-        os.execv(sys.executable, [sys.executable, "-m", "rulesdsl", "play", GAMES[family],
-                                  "--seed", "7", "--hands", "1"])
-    while True:
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        out += chunk
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
-    text = out.decode("utf-8", "replace")
+    code, text, _ = on_terminal(["play", GAMES[family], "--seed", "7", "--hands", "1"])
+    assert code == 0
     assert ANSI.search(text)
     plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
     assert "Result:" in plain

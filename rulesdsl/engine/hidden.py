@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -122,3 +123,8 @@ def counts_of(cards: list[int], kinds: int) -> list[int]:
     for k in cards:
         out[k] += 1
     return out
+
+
+def hand_events(log: list[dict[str, Any]], hand_no: int) -> list[dict[str, Any]]:
+    """The events of one hand, in order (what the hooks read of a hand so far)."""
+    return [e for e in log if e.get("hand") == hand_no]

@@ -16,26 +16,12 @@ from typing import Any
 from .. import notation as nt
 from ..engine.base import Action, IllegalAction
 from ..errors import RulesdslError
+from .narrate import card_markup
 
-RED = {"H", "D"}
 MAX_LISTED = 40  # choices shown at once; more are grouped
 MAX_SCANNED = 5000  # legal actions read to build the groups (the rest: type the cards)
 HELP = ("Type a choice's number, or the cards (♠8 ♥8 or S8 H8), `pass`, `more` for the next "
         "page of a long list, `back` to the groups, `help` for this.")
-
-
-def _card_markup(kind: int, trump: bool = False, wild: bool = False) -> str:
-    if kind == nt.BIG_JOKER:
-        text = "[bold red]BJ[/]"
-    elif kind == nt.LITTLE_JOKER:
-        text = "[bold]LJ[/]"
-    else:
-        suit = nt.card_suit(kind) or ""
-        text = f"{nt.SUIT_PICTURES.get(suit, suit)}{nt.rank_name(nt.card_rank(kind))}"
-        text = f"[red]{text}[/]" if suit in RED else text
-    if wild:
-        return f"[reverse]{text}[/]"
-    return f"[underline]{text}[/]" if trump else text
 
 
 def typed_action(text: str, tiles: bool) -> str:
@@ -94,7 +80,7 @@ class HumanAgent:
                 f"levels: {' / '.join(str(x) for x in obs.get('team_levels') or [])}")
         hc = getattr(state, "hc", None)
         wild = getattr(hc, "wild_of", {}) if hc is not None else {}
-        hand = " ".join(_card_markup(k, bool(hc is not None and hc.is_trump[k]), k in wild)
+        hand = " ".join(card_markup(k, bool(hc is not None and hc.is_trump[k]), k in wild)
                         for k in self._sorted_cards(state, seat))
         marks = " (trumps underlined" + (", wilds reversed)" if wild else ")")
         out(f"your hand: {hand}" + (marks if hc is not None else ""))
@@ -112,7 +98,7 @@ class HumanAgent:
         """An action in this terminal's notation (suit pictures), its words as they are."""
         if tiles or not action.cards:
             return str(action)
-        cards = " ".join(_card_markup(k) for k in action.cards)
+        cards = " ".join(card_markup(k) for k in action.cards)
         head = "" if action.kind == "play" else f"{action.kind} "
         return head + cards + (f" as {action.pattern}" if action.pattern else "")
 
@@ -129,7 +115,7 @@ class HumanAgent:
 
     def _cards(self, text: str) -> str:
         try:
-            return " ".join(_card_markup(k) for k in nt.parse_cards(text))
+            return " ".join(card_markup(k) for k in nt.parse_cards(text))
         except Exception:  # a log's own text: shown as it is
             return text
 
@@ -150,7 +136,7 @@ class HumanAgent:
 
     # -- choosing
 
-    def _groups(self, state: Any, legal: Any) -> list[tuple[str, list[Action]]]:
+    def _groups(self, legal: Any) -> list[tuple[str, list[Action]]]:
         """The legal actions (at most MAX_SCANNED) grouped by kind and size."""
         groups: dict[str, list[Action]] = {}
         for n, action in enumerate(legal):
@@ -170,7 +156,7 @@ class HumanAgent:
         legal = state.legal_actions()
         count = legal.count()
         tiles = state.game.ruleset.family == "tiles"
-        groups = self._groups(state, legal) if count > MAX_LISTED else \
+        groups = self._groups(legal) if count > MAX_LISTED else \
             [("", list(legal))]
         chosen: list[Action] | None = groups[0][1] if len(groups) == 1 else None
         page = 0

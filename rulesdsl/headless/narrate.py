@@ -20,6 +20,22 @@ RED_SUITS = {"H", "D"}
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
+def card_markup(kind: int, trump: bool = False, wild: bool = False) -> str:
+    """A card in suit pictures, as rich markup: hearts and diamonds red, the big joker red;
+    a trump underlined, a wild card reversed."""
+    if kind == nt.BIG_JOKER:
+        text = "[bold red]BJ[/]"
+    elif kind == nt.LITTLE_JOKER:
+        text = "[bold]LJ[/]"
+    else:
+        suit = nt.card_suit(kind) or ""
+        text = f"{nt.SUIT_PICTURES.get(suit, suit)}{nt.rank_name(nt.card_rank(kind))}"
+        text = f"[red]{text}[/]" if suit in RED_SUITS else text
+    if wild:
+        return f"[reverse]{text}[/]"
+    return f"[underline]{text}[/]" if trump else text
+
+
 def ordinal(n: int) -> str:
     return ORDINALS.get(n, f"{n}th")
 
@@ -76,14 +92,7 @@ class Narrator:
         return " ".join(shown)
 
     def _card(self, kind: int) -> str:
-        if not self.pictures:
-            return nt.format_card(kind)
-        if kind in (nt.BIG_JOKER, nt.LITTLE_JOKER):
-            text = nt.format_card(kind)
-            return f"[red]{text}[/]" if kind == nt.BIG_JOKER else text
-        suit = nt.card_suit(kind) or ""
-        text = f"{nt.SUIT_PICTURES.get(suit, suit)}{nt.rank_name(nt.card_rank(kind))}"
-        return f"[red]{text}[/]" if suit in RED_SUITS else text
+        return card_markup(kind) if self.pictures else nt.format_card(kind)
 
     def suit(self, suit: str | None) -> str:
         if not suit:

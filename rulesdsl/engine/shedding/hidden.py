@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from ... import notation as nt
-from ..hidden import Pin, Zone, counts_of
+from ..hidden import Pin, Zone, counts_of, hand_events
 
 
 class ShedHidden:
@@ -30,11 +30,8 @@ class ShedHidden:
     _cards: Any
     _must_play: Any
 
-    def _this_hand_events(self) -> list[dict[str, Any]]:
-        return [e for e in self.log if e.get("hand") == self.hand_no]
-
     def _hidden_zones(self, seat: int) -> tuple[list[Zone], list[Pin]]:
-        events = self._this_hand_events()
+        events = hand_events(self.log, self.hand_no)
         took = any(e["type"] == "dealer" for e in events)
         must = self._must_play()
         banned: frozenset[int] = frozenset()
@@ -102,7 +99,7 @@ class ShedHidden:
         """Rewrite the hand's deal event to the new hands: each seat was dealt what it
         holds, has played and given away, less what it received (the kitty, a tribute)."""
         g = self.game
-        events = self._this_hand_events()
+        events = hand_events(self.log, self.hand_no)
         deal = next((e for e in events if e["type"] == "deal"), None)
         if deal is None:
             return  # a scenario's hand has no deal to rewrite

@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any
 
 from ... import notation as nt
-from ..hidden import Pin, Zone, counts_of
+from ..hidden import Pin, Zone, counts_of, hand_events
 from .plays import best_reading, throw_system
 
 
@@ -35,9 +35,6 @@ class TrickHidden:
     log: list[dict[str, Any]]
     _cards: Any
     _next: Any
-
-    def _this_hand_events(self) -> list[dict[str, Any]]:
-        return [e for e in self.log if e.get("hand") == self.hand_no]
 
     def _hidden_zones(self, seat: int) -> tuple[list[Zone], list[Pin]]:
         n = self.game.players
@@ -65,7 +62,7 @@ class TrickHidden:
         group: list[int] | None = None  # the dealer's, in hand or buried
         dealer = None
         turned: list[int] = []
-        for e in self._this_hand_events():
+        for e in hand_events(self.log, self.hand_no):
             kind = e["type"]
             if kind in ("declare", "throw"):
                 mine = held[e["seat"]]
@@ -101,8 +98,8 @@ class TrickHidden:
         hc = self.hc
         n = self.game.players
         bans: list[set[int]] = [set() for _ in range(n)]
-        plays = [(e["seat"], nt.parse_cards(e["cards"])) for e in self._this_hand_events()
-                 if e["type"] == "play"]
+        plays = [(e["seat"], nt.parse_cards(e["cards"]))
+                 for e in hand_events(self.log, self.hand_no) if e["type"] == "play"]
         for start in range(0, len(plays), n):
             trick = plays[start:start + n]
             lead = sorted(trick[0][1])
@@ -152,7 +149,7 @@ class TrickHidden:
         else:
             places = self._positions(to_hands)
             played = [[0] * kinds for _ in range(g.players)]
-            events = self._this_hand_events()
+            events = hand_events(self.log, self.hand_no)
             for e in events:
                 if e["type"] == "play":
                     for k in nt.parse_cards(e["cards"]):
