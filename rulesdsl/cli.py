@@ -538,7 +538,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="fixes the shuffle and the agents' choices (default 0)")
     pl.add_argument("--agents", default="random",
                     help="comma-separated, one per seat, or one for all: random, greedy, "
-                    "human, ismcts")
+                    "human, ismcts (ismcts:500 iterations or ismcts:0.5s a move; "
+                    ":greedy or :random rollouts)")
     pl.add_argument("--hands", type=int, default=None,
                     help="hands to play (default: a whole match in the trick family, "
                          "one hand otherwise)")
@@ -573,7 +574,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="processes to play in (the numbers do not depend on it)")
     sm.add_argument("--agents", default="random",
                     help="comma-separated, one per seat, or one for all: random, greedy, "
-                    "ismcts")
+                    "ismcts (ismcts:500 iterations or ismcts:0.5s a move; "
+                    ":greedy or :random rollouts)")
     sm.add_argument("--hands", type=int, default=1, help="hands per game (default 1)")
     sm.add_argument("--backend", choices=["local", "ray"], default="local",
                     help="local processes, or a Ray cluster (RAY_ADDRESS or a local one)")

@@ -24,7 +24,8 @@ from rulesdsl import notation as nt
 from rulesdsl.engine.hidden import Zone, deal_hidden
 from rulesdsl.errors import RulesdslError
 from rulesdsl.headless.agents import RandomAgent, make_agents
-from rulesdsl.headless.ismcts import ISMCTSAgent
+from rulesdsl.headless.greedy import GreedyAgent
+from rulesdsl.headless.ismcts import ISMCTSAgent, _Search
 from rulesdsl.headless.logs import play_game
 
 SAMPLED = ["huzhou-hong-wu", "tractor", "dou-dizhu", "wenling-duijia-tong", "guan-pai",
@@ -307,6 +308,41 @@ def _void_shown(st: Any, s: int) -> bool:
         and not (st.kong_tile is not None and st.kong_tile["seat"] == s)
 
 
+@pytest.mark.parametrize("name", ["sichuan-mahjong", "wenling-mahjong"])
+def test_tile_samples_keep_no_record_of_the_true_deal(name):
+    # The deal record and the wall's drawn places would tell the true hands; a sample
+    # rewrites them from its own hands. Oracle: every tile the record deals another seat
+    # is one that seat holds in the sample or showed (discarded, set aside, melded), the
+    # wall stays a permutation of the tile set, and the record is not the true one.
+    ruleset = rulesdsl.load(name)
+    true_records = checked = 0
+    for seed in range(12):
+        st = position(ruleset, seed, 0.5)
+        if st.is_terminal():
+            continue
+        seat = st.current_player
+        sample = st.sample_hidden(seat, random.Random(seed))
+        assert Counter(sample.wall) == Counter(ruleset.every_card())
+        truth = next(e for e in st.log if e["type"] == "deal")["hands"]
+        record = next(e for e in sample.log if e["type"] == "deal")["hands"]
+        assert record[seat] == truth[seat]
+        for s in range(ruleset.players):
+            if s == seat:
+                continue
+            shown: Counter = Counter()
+            for e in sample.log:
+                if e.get("seat") == s and e["type"] in ("discard", "bonus"):
+                    shown[nt.tile_kind(e["tile"])] += 1
+            for kind, tile, _ in sample.melds[s]:
+                shown.update({tile: 4} if "kong" in kind else
+                             {tile: 3} if kind == "pung" else {tile + i: 1 for i in range(3)})
+            held = Counter(k for k, c in enumerate(sample.hands[s]) for _ in range(c))
+            assert not Counter(nt.parse_tiles(record[s])) - held - shown, (seed, s)
+            checked += 1
+            true_records += record[s] == truth[s]
+    assert checked > 20 and true_records < checked // 4
+
+
 def test_a_demoted_throw_lead_is_a_saved_state():
     # Found by sampling: a throw holding a demoted tractor (下放) is a lead the engine
     # accepts (here level twos, trumps, with the threes of their suit), so a state with
@@ -333,7 +369,12 @@ def test_agent_specs():
     assert (b.iterations, b.seconds) == (500, None)
     assert (c.iterations, c.seconds) == (None, 0.5)
     assert [x.name for x in make_agents("random,greedy", 2)] == ["random", "greedy"]
-    for bad in ("ismcts:abc", "ismcts:0", "ismcts:-1s", "random:3"):
+    d, e, f = make_agents("ismcts:500:greedy,ismcts:random,ismcts:0.5s:greedy", 3)
+    assert (d.iterations, d.rollout) == (500, "greedy")
+    assert (e.iterations, e.rollout) == (200, "random")
+    assert (f.seconds, f.rollout) == (0.5, "greedy")
+    for bad in ("ismcts:abc", "ismcts:0", "ismcts:-1s", "random:3", "ismcts:500:smart",
+                "ismcts:greedy:500"):
         with pytest.raises(RulesdslError):
             make_agents(bad, 2)
 
@@ -388,6 +429,45 @@ def test_agent_takes_a_win_on_offer():
     assert not st.is_terminal()
     wins = [a for a in st.legal_actions() if a.kind == "win"]
     assert ISMCTSAgent(iterations=20).act(st, random.Random(0)) in wins
+
+
+def test_tile_search_starts_from_the_greedy_move():
+    # In the tile family the rollouts and the first child tried are the greedy agent's
+    # choice; with one iteration that child is the only one visited, so it is played.
+    # Random rollouts have no such preference.
+    ruleset = rulesdsl.load("sichuan-mahjong")
+    differ = agreed = 0
+    for seed in range(6):
+        st = ruleset.new_game(seed=seed, hands=1)
+        rng = random.Random(seed)
+        for _ in range(40):
+            if st.is_terminal():
+                break
+            if st.legal_actions().count() > 2:
+                greedy = GreedyAgent().act(st.clone(), random.Random(0))
+                assert ISMCTSAgent(iterations=1).act(st, random.Random(seed)) == greedy
+                agreed += 1
+                plain = ISMCTSAgent(iterations=1, rollout="random")
+                differ += plain.act(st, random.Random(seed)) != greedy
+            st.apply(st.sample_action(rng))
+    assert agreed > 20 and differ > agreed // 3
+
+
+def test_levels_reward_a_match_settled_at_its_end():
+    # Guandan's returns stay 0 until a match is won; the search's reward for a hand is
+    # then the levels each side climbed, from the hand's result.
+    ruleset = rulesdsl.load("guandan")
+    st = ruleset.new_game(seed=4, hands=1)
+    search = _Search(0.7, ruleset.players, st, random.Random(0), "random")
+    rng = random.Random(4)
+    while not st.is_terminal():
+        st.apply(st.sample_action(rng))
+    assert st.returns() == [0.0] * ruleset.players
+    climb = st.results[-1]["climb"]
+    up = set(ruleset.teams[climb["side"]])
+    assert climb["levels"] > 0
+    assert search._reward(st) == [climb["levels"] if s in up else -climb["levels"]
+                                  for s in range(ruleset.players)]
 
 
 def score(ruleset: Any, agent_spec: str, games: int) -> int:

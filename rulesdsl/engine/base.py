@@ -392,9 +392,10 @@ class EngineState:
         consistently with what it has seen: its own hand and everything public stay, every
         hand keeps its size, and each family's hooks keep shown cards where they were shown
         and shown voids void (engine/hidden.py says how the deal meets them, and when it
-        falls back to dropping a void). The family also rewrites its records of the deal so
-        the state passes `state_from_json`, and the seed is drawn anew (it fixes later
-        hands' deals). A finished state is simply copied."""
+        falls back to dropping a void). The family also rewrites its records of the deal
+        (and a tile wall's drawn places) from the new hands, so the sample tells nothing
+        the seat could not see and passes `state_from_json`, and the seed is drawn anew
+        (it fixes later hands' deals). A finished state is simply copied."""
         from .hidden import deal_hidden
 
         if type(seat) is not int or not 0 <= seat < self.game.players:

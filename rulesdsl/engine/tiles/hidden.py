@@ -6,13 +6,15 @@ turned tile. Kept too: the tiles of a claim waiting for the others' answers, the
 an added kong waiting to be robbed, and the hands of seats waiting to win (their hands
 must win on that tile); while the wall can replace them no hand holds a bonus tile; a
 seat whose last discard left its named void suit (定缺) empty holds none of it until it
-draws again; a void suit another seat named but nobody has seen yet is named anew.
-Mixed into TileState.
+draws again; a void suit another seat named but nobody has seen yet is named anew. The
+deal record and the wall's drawn places are rewritten from the new hands (they would
+tell the true ones). Mixed into TileState.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from ... import notation as nt
@@ -101,13 +103,53 @@ class TileHidden:
             else:
                 rng.shuffle(tiles)
                 self.wall[self.front:self.back] = tiles
-        # The tile just drawn is the drawer's: one it holds in its new hand.
+        # The tile just drawn is the drawer's: one it holds in its new hand, chosen anew.
         drawer = self.to_act if self.phase == "turn" else \
             self.last_discard["seat"] if self.last_discard is not None else None
         if self.drawn is not None and drawer is not None and drawer != seat \
-                and not self.hands[drawer][self.drawn] and any(self.hands[drawer]):
+                and any(self.hands[drawer]):
             self.drawn = rng.choice(self._tiles(self.hands[drawer]))
         if self.phase == "void":  # the suits others named are not shown yet
             suits = self.game.void_suits or tuple(VOID_SUITS.values())
             self.voids = [v if v is None or s == seat else rng.choice(suits)
                           for s, v in enumerate(self.voids)]
+        self._rewrite_records(seat, rng)
+
+    def _rewrite_records(self, seat: int, rng: random.Random) -> None:
+        """The records of what others were dealt and drew tell the truth: rewrite them
+        from the new hands. The wall's drawn places get the tiles not left in it, in a new
+        order; the deal record gives each other seat what it let go of in public (in
+        order) and then the tiles it holds, as many as it was dealt, so every tile it let
+        go of was in its hand by then (it can have let go of no more than it was dealt and
+        has drawn)."""
+        left = Counter(self.wall[self.front:self.back])
+        drawn = list((Counter(self.game.tiles) - left).elements())
+        places = self.front + len(self.wall) - self.back
+        if len(drawn) == places:
+            rng.shuffle(drawn)
+            self.wall[:self.front] = drawn[:self.front]
+            self.wall[self.back:] = drawn[self.front:]
+        events = [e for e in self.log if e.get("hand") == self.hand_no]
+        deal = next((e for e in events if e["type"] == "deal"), None)
+        if deal is None:
+            return  # a position without a deal record
+        gone: list[list[int]] = [[] for _ in self.hands]
+        claimed: dict[tuple[int, str], list[int]] = {}
+        for e in events:
+            kind, s = e["type"], e.get("seat")
+            if s is None or not 0 <= s < len(gone):
+                continue
+            if kind in ("discard", "bonus", "added_kong"):
+                gone[s].append(nt.tile_kind(e["tile"]))
+            elif kind == "concealed_kong":
+                gone[s] += [nt.tile_kind(e["tile"])] * 4
+            elif kind == "claim":
+                claimed[s, e["claim"]] = nt.parse_tiles(e.get("tiles", ""))
+            elif kind in ("chow", "pung", "kong"):
+                gone[s] += claimed.pop((s, kind), [])
+        hands = list(deal["hands"])
+        for s, text in enumerate(hands):
+            if s != seat and s < len(self.hands):
+                size = len(nt.parse_tiles(text))
+                hands[s] = nt.format_tiles(sorted((gone[s] + self._tiles(self.hands[s]))[:size]))
+        deal["hands"] = hands
