@@ -53,10 +53,13 @@ class FileResult:
         return not any(p.severity == "error" for p in self.problems)
 
 
-def validate_file(path: str | Path, run_examples_too: bool = True) -> FileResult:
+def validate_file(path: str | Path, run_examples_too: bool = True,
+                  text: str | None = None) -> FileResult:
+    """Every problem of one rule file; `text` stands for the file's content (an editor's
+    buffer: `extends:` still resolves next to `path`)."""
     result = FileResult(str(path))
     try:
-        ruleset = compile_file(path)
+        ruleset = compile_file(path, text)
     except RulesetError as exc:
         result.problems = exc.problems
         return result

@@ -23,11 +23,18 @@ from .limits import MAX_EXTENDS_DEPTH
 from .schema import ruleset_schema
 
 
-def read_document(path: str | Path) -> Document:
+def read_document(path: str | Path, text: str | None = None) -> Document:
     """A rule file's document. Only a regular file is read (never a device, a FIFO or a
-    /proc entry, which could block or never end), and never more than the size bound."""
+    /proc entry, which could block or never end), and never more than the size bound.
+    `text` is the file's content as an editor holds it (not read from disk)."""
     p = Path(path)
-    data = read_bounded(p, MAX_FILE_BYTES)
+    if text is not None:
+        data = text.encode("utf-8", "surrogatepass")
+        if len(data) > MAX_FILE_BYTES:
+            raise RulesetError([Problem(str(p), 1, 1, "", f"the file is larger than "
+                                        f"{MAX_FILE_BYTES} bytes (max file size)")])
+    else:
+        data = read_bounded(p, MAX_FILE_BYTES)
     if p.suffix == ".json":
         return _json_document(data, str(path))
     return load_yaml(data, str(path))
@@ -208,9 +215,9 @@ def resolve_confined(ref: str, folder: Path) -> Path:
     raise KeyError(ref)
 
 
-def load_merged(path: Path, chain: tuple[str, ...] = ()) -> Document:
-    """Read a file and merge it over what it extends."""
-    doc = read_document(path)
+def load_merged(path: Path, chain: tuple[str, ...] = (), text: str | None = None) -> Document:
+    """Read a file (or take its `text`) and merge it over what it extends."""
+    doc = read_document(path, text)
     if not isinstance(doc.data, dict):
         kind = "a list" if isinstance(doc.data, list) else "a single value"
         raise RulesetError([doc.problem((), f"the file holds {kind}",
@@ -247,9 +254,10 @@ def load_merged(path: Path, chain: tuple[str, ...] = ()) -> Document:
     return merge_documents(parent, doc)
 
 
-def compile_file(path: str | Path) -> Ruleset:
+def compile_file(path: str | Path, text: str | None = None) -> Ruleset:
+    """Compile a rule file; `text` stands for its content (an editor's unsaved buffer)."""
     p = Path(path)
-    doc = load_merged(p)
+    doc = load_merged(p, text=text)
     claimed = doc.claimed_hash
     ruleset = compile_document(doc)
     if claimed is not None and claimed != ruleset.hash:
