@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from fnmatch import fnmatch
 from pathlib import Path
 
 from .compiler import FORMAT_VERSION, LANGUAGE_VERSION, compile_file, resolve_source
+from .compiler.files import diagnose_file, read_document, resolve_confined
 from .compiler.work_bounds import probe_lead_plays
+from .diagnostics import code_problems
 from .errors import Problem, RulesetError, did_you_mean
-from .examples import ExampleReport, run_examples
+from .examples import ExampleReport, load_examples_file, run_examples
 from .model.ruleset import Ruleset
 from .resources import bundled_rulesets
 
@@ -47,6 +50,7 @@ class FileResult:
     ruleset: Ruleset | None = None
     problems: list[Problem] = field(default_factory=list)
     examples: ExampleReport | None = None
+    kind: str = "ruleset"  # or "examples": a file holding only examples
 
     @property
     def ok(self) -> bool:
@@ -55,29 +59,30 @@ class FileResult:
 
 def validate_file(path: str | Path, run_examples_too: bool = True,
                   text: str | None = None) -> FileResult:
-    """Every problem of one rule file; `text` stands for the file's content (an editor's
-    buffer: `extends:` still resolves next to `path`)."""
+    """Every problem of one rule file at once, each with its code: reading, structure,
+    expressions and references together; then, for a ruleset that compiles, the work
+    bounds and the examples. `text` stands for the file's content (an editor's buffer:
+    `extends:` still resolves next to `path`)."""
     result = FileResult(str(path))
-    try:
-        ruleset = compile_file(path, text)
-    except RulesetError as exc:
-        result.problems = exc.problems
+    ruleset, result.problems = diagnose_file(path, text)
+    if ruleset is None:
         return result
     result.ruleset = ruleset
-    result.problems = list(getattr(ruleset, "warnings", []))
     bound = probe_lead_plays(ruleset)
     if bound:
-        result.problems.extend(bound)
+        result.problems.extend(code_problems(bound, "bounds"))
         return result
     if run_examples_too:
         report = run_examples(ruleset)
         result.examples = report
-        result.problems.extend(report.failed)
+        result.problems.extend(code_problems(report.failed, "examples"))
     return result
 
 
-def rule_files(paths: list[str]) -> list[Path]:
-    """Expand folders into the rule files they hold (sorted)."""
+def rule_files(paths: list[str], exclude: list[str] | None = None) -> list[Path]:
+    """Expand folders into the rule files they hold (sorted), leaving out the paths that
+    match an `exclude` glob (`PurePath.match`, from the right: `*.examples.yaml`,
+    `drafts/*`, or a whole path)."""
     out: list[Path] = []
     for p in paths:
         path = Path(p)
@@ -86,4 +91,68 @@ def rule_files(paths: list[str]) -> list[Path]:
                               and q.is_file()))
         else:
             out.append(path)
-    return out
+    globs = exclude or []
+    return [f for f in out if not any(f.match(g) or fnmatch(f.as_posix(), g)
+                                      for g in globs)]
+
+
+def validate_paths(paths: list[str], run_examples_too: bool = True,
+                   exclude: list[str] | None = None) -> list[FileResult]:
+    """Every problem of every rule file under `paths` (a missing path is one problem and
+    the rest go on). A file holding only `examples:` is an examples file: it is run
+    against the ruleset its `ruleset:` names."""
+    results = []
+    for path in rule_files(paths, exclude):
+        examples_for = _examples_file_target(path)
+        if examples_for is None:
+            results.append(validate_file(path, run_examples_too))
+        else:
+            results.append(validate_examples_file(path, examples_for, run_examples_too))
+    return results
+
+
+def _examples_file_target(path: Path) -> str | None:
+    """The `ruleset:` an examples file names ("" for none), or None for a rule file."""
+    try:
+        data = read_document(path).data
+    except RulesetError:
+        return None  # reported when validated as a rule file
+    if not isinstance(data, dict) or "examples" not in data or \
+            any(k in data for k in ("language", "family", "extends")):
+        return None
+    target = data.get("ruleset")
+    return target if isinstance(target, str) else ""
+
+
+def validate_examples_file(path: Path, ruleset_ref: str,
+                           run_examples_too: bool = True) -> FileResult:
+    """An examples file checked, and run, against the ruleset it names (resolved as
+    `extends:` is, next to the file)."""
+    result = FileResult(str(path), kind="examples")
+    if not ruleset_ref:
+        result.problems = code_problems([Problem(
+            str(path), 1, 1, "ruleset", "an examples file names no ruleset",
+            expected="ruleset: a bundled id or a rule file next to this one (or run "
+                     "`rulesdsl check RULESET --examples FILE`)")], "structure")
+        return result
+    try:
+        ruleset = compile_file(resolve_confined(ruleset_ref, path.parent))
+    except (KeyError, PermissionError):
+        result.problems = code_problems([Problem(
+            str(path), 1, 1, "ruleset", f"no ruleset named {ruleset_ref!r}",
+            expected="a bundled id or a rule file next to this one",
+            suggestion=did_you_mean(ruleset_ref, bundled_rulesets()))], "read")
+        return result
+    except RulesetError as exc:
+        result.problems = code_problems(exc.problems, "compile")
+        return result
+    try:
+        items, doc = load_examples_file(ruleset, str(path))
+    except RulesetError as exc:
+        result.problems = code_problems(exc.problems, "compile")
+        return result
+    if run_examples_too:
+        report = run_examples(ruleset, items, doc)
+        result.examples = report
+        result.problems = code_problems(report.failed, "examples")
+    return result

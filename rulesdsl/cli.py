@@ -13,69 +13,36 @@ from typing import Any
 import yaml
 
 from . import __version__
-from .api import FileResult, compiled_json, load, rule_files, validate_file
+from .api import compiled_json, load, validate_paths
 from .compiler.examples import _context_value
 from .compiler.schema import schema_json
-from .errors import Problem, RulesdslError, RulesetError
+from .errors import RulesdslError, RulesetError
 from .examples import load_examples_file, run_examples
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
-def _github(p: Problem) -> str:
-    level = "error" if p.severity == "error" else "warning"
-    message = p.format().split(": ", 1)[-1].replace("%", "%25").replace("\n", "%0A")
-    return f"::{level} file={p.file},line={p.line},col={p.column}::{message}"
-
-
 def cmd_validate(args: argparse.Namespace) -> int:
-    files = rule_files(args.paths)
-    missing = [str(f) for f in files if not f.exists()]
-    if missing:
-        for m in missing:
-            print(f"{m}:1:1: <root>: file not found", file=sys.stderr)
-        return EXIT_USAGE if len(missing) == len(files) else EXIT_INVALID
-    if not files:
+    from .problem_report import github_annotation, json_report, text_report
+
+    results = validate_paths(args.paths, not args.no_examples, args.exclude)
+    if not results:
         print("no rule files found", file=sys.stderr)
         return EXIT_USAGE
-    results: list[FileResult] = [validate_file(f, not args.no_examples) for f in files]
+    unread = [r for r in results if any(p.code == "RD101" for p in r.problems)]
+    if len(unread) == len(results) and all(not Path(r.path).exists() for r in results):
+        for r in results:  # nothing to validate at all: a usage error
+            for p in r.problems:
+                print(p.format(), file=sys.stderr)
+        return EXIT_USAGE
     if args.format == "json":
-        payload = {
-            "valid": all(r.ok for r in results),
-            "files": [
-                {
-                    "path": r.path,
-                    "valid": r.ok,
-                    "id": r.ruleset.id if r.ruleset else None,
-                    "examples": None if r.examples is None else {
-                        "passed": r.examples.passed,
-                        "failed": len(r.examples.failed),
-                        "deferred": r.examples.deferred,
-                    },
-                    "problems": [p.to_dict() for p in r.problems],
-                }
-                for r in results
-            ],
-        }
-        print(json.dumps(payload, indent=2, ensure_ascii=False))
-    else:
+        print(json.dumps(json_report(results), indent=2, ensure_ascii=False))
+    elif args.format == "github":
         for r in results:
             for p in r.problems:
-                print(_github(p) if args.format == "github" else p.format())
-        if args.format == "text":
-            for r in results:
-                state = "ok" if r.ok else "INVALID"
-                extra = ""
-                if r.examples is not None:
-                    extra = f", {r.examples.passed} examples passed"
-                    if r.examples.failed:
-                        extra += f", {len(r.examples.failed)} failed"
-                    if r.examples.deferred:
-                        extra += f", {r.examples.deferred} for the engine"
-                errors = sum(1 for p in r.problems if p.severity == "error")
-                if errors:
-                    extra += f", {errors} problem(s)"
-                print(f"{state}: {r.path}{extra}")
+                print(github_annotation(p))
+    else:
+        sys.stdout.write(text_report(results))
     return EXIT_OK if all(r.ok for r in results) else EXIT_INVALID
 
 
@@ -454,6 +421,27 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def cmd_doc(args: argparse.Namespace) -> int:
     from .rulebook import render
 
+    if args.codes:
+        from .diagnostics import codes_text
+
+        sys.stdout.write(codes_text())
+        return EXIT_OK
+    if args.language is not None:
+        from .resources import language_reference, reference_section
+
+        if not args.language:
+            sys.stdout.write(language_reference().read_text(encoding="utf-8"))
+            return EXIT_OK
+        section = reference_section(args.language)
+        if section is None:
+            print(f"the language reference has no section on {args.language!r}; "
+                  "`rulesdsl doc --language` prints all of it", file=sys.stderr)
+            return EXIT_USAGE
+        sys.stdout.write(section)
+        return EXIT_OK
+    if args.ruleset is None:
+        print("rulesdsl doc: give a ruleset, --language [TOPIC] or --codes", file=sys.stderr)
+        return EXIT_USAGE
     text = render(load(args.ruleset), args.format)
     if args.output in (None, "-"):
         sys.stdout.write(text)
@@ -477,6 +465,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--format", choices=["text", "json", "github"], default="text",
                    help="text (default), json, or github (workflow annotations)")
     v.add_argument("--no-examples", action="store_true", help="skip running the examples")
+    v.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                   help="leave out files matching GLOB, from the right (`*.draft.yaml`, "
+                   "`drafts/*`); repeatable")
     v.set_defaults(func=cmd_validate)
     c = sub.add_parser("compile", help="write the compiled, fully resolved ruleset as JSON")
     c.add_argument("ruleset", help="a bundled id or a rule file")
@@ -605,8 +596,14 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--format", choices=["text", "json"], default="text",
                     help="text (default) or json")
     ex.set_defaults(func=cmd_explain)
-    dc = sub.add_parser("doc", help="render a rulebook (markdown or one HTML page)")
-    dc.add_argument("ruleset", help="a bundled id or a rule file")
+    dc = sub.add_parser("doc", help="render a rulebook (markdown or one HTML page); or "
+                        "print the language reference or the problem codes")
+    dc.add_argument("ruleset", nargs="?", help="a bundled id or a rule file")
+    dc.add_argument("--language", nargs="?", const="", metavar="TOPIC",
+                    help="print the language reference, or its section on TOPIC (a key "
+                    "such as patterns, play, tables)")
+    dc.add_argument("--codes", action="store_true",
+                    help="print the problem codes `validate` gives, and what they mean")
     dc.add_argument("--format", choices=["md", "html"], default="md",
                     help="md: markdown (default); html: one self-contained page")
     dc.add_argument("-o", "--output", help="output file (default: standard output)")

@@ -21,6 +21,9 @@ class Problem:
     expected: str | None = None
     suggestion: str | None = None
     severity: str = "error"  # error | warning
+    code: str | None = None  # the kind of problem (rulesdsl/diagnostics.py, `rulesdsl doc --codes`)
+    end_line: int | None = None  # where the offending token ends (column exclusive), if known
+    end_column: int | None = None
 
     def format(self) -> str:
         text = f"{self.file}:{self.line}:{self.column}: {self.path or '<root>'}: {self.message}"
@@ -53,6 +56,21 @@ class RulesetError(RulesdslError):
 
 class NotationError(RulesdslError, ValueError):
     """A card, tile or rank written in a way the notation does not allow."""
+
+
+def spell(value: object) -> str:
+    """A value as a rule file writes it (`true`, `null`, `[1, 2]`, `{fan: 3}`), not as
+    Python prints it, for messages."""
+    import yaml
+
+    if isinstance(value, tuple):
+        value = list(value)
+    try:
+        text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True,
+                              width=10_000)
+    except yaml.YAMLError:
+        return str(value)
+    return text.removesuffix("\n").removesuffix("\n...").strip()
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:

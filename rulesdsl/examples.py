@@ -17,7 +17,7 @@ from .compiler.core import _Compiler
 from .compiler.examples import check_examples
 from .compiler.files import compile_with_options, read_document
 from .compiler.schema import examples_file_schema
-from .errors import Problem, RulesetError
+from .errors import Problem, RulesetError, spell
 from .language.structure import check_structure
 from .language.yamlio import Document
 from .model.hand import TRUMP, HandContext
@@ -136,7 +136,7 @@ class _Runner:
             result = any(all(beats(hc, x, y) for y in b) for x in a)
             if result != bool(ex["expect"]):
                 verb = "beats" if result else "does not beat"
-                return f"{ex['beats']} {verb} {ex['over']}; expected {bool(ex['expect'])}"
+                return f"{ex['beats']} {verb} {ex['over']}; expected {spell(bool(ex['expect']))}"
             return None
         if kind == "order":
             assert hc is not None
@@ -158,7 +158,7 @@ class _Runner:
             assert hc is not None
             total = sum(hc.points[k] for k in item["points"])
             if total != ex["expect"]:
-                return f"{ex['points']} carry {total} points; expected {ex['expect']}"
+                return f"{ex['points']} carry {total} points; expected {spell(ex['expect'])}"
             return None
         if kind == "table":
             try:
@@ -170,7 +170,8 @@ class _Runner:
                 return "a table example's expect must be a mapping of output fields"
             diff = {k: got.get(k) for k in want if got.get(k) != want[k]}
             if diff:
-                shown = ", ".join(f"{k}={got.get(k)!r} (expected {want[k]!r})" for k in diff)
+                shown = ", ".join(f"{k}: {spell(got.get(k))} (expected {spell(want[k])})"
+                                  for k in diff)
                 return f"table {ex['table']} gives {shown}"
             return None
         if kind == "formula":
@@ -179,7 +180,7 @@ class _Runner:
             except LookupError_ as exc:
                 return str(exc)
             if got != ex["expect"]:
-                return f"formula {ex['formula']} gives {got}; expected {ex['expect']}"
+                return f"formula {ex['formula']} gives {spell(got)}; expected {spell(ex['expect'])}"
             return None
         if kind == "hand":
             return self._hand(item, options)
@@ -232,7 +233,7 @@ class _Runner:
                                  f"({'; '.join(parts)})")
             elif key in got:
                 if got[key] != value:
-                    wrong.append(f"{key} {got[key]!r} (expected {value!r})")
+                    wrong.append(f"{key} {spell(got[key])} (expected {spell(value)})")
             else:
                 wrong.append(f"unknown expect key {key!r}")
         if wrong:

@@ -35,3 +35,27 @@ def bundled_rulesets() -> dict[str, Path]:
         for path in sorted(root.rglob("*.yaml")):
             found.setdefault(path.stem, path)
     return found
+
+
+def language_reference() -> Path:
+    """The language reference (docs/language.md; `rulesdsl doc --language` prints it)."""
+    return data_dir("docs") / "language.md"
+
+
+def reference_section(topic: str) -> str | None:
+    """The reference's section on `topic` (a top-level key such as `patterns`, or words
+    of a heading), from its heading to the next heading of the same or a higher level;
+    None when no heading names it."""
+    lines = language_reference().read_text(encoding="utf-8").splitlines()
+    want = topic.strip().lower().strip("`")
+    for i, line in enumerate(lines):
+        if not line.startswith("#"):
+            continue
+        level = len(line) - len(line.lstrip("#"))
+        heading = line[level:].strip().lower()
+        words = heading.replace("`", " ").replace(":", " ").split()
+        if want and (want in words or heading.startswith(want)):
+            end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("#")
+                        and len(lines[j]) - len(lines[j].lstrip("#")) <= level), len(lines))
+            return "\n".join(lines[i:end]).rstrip() + "\n"
+    return None

@@ -58,7 +58,8 @@ def test_text_json_and_github_formats(tmp_path):
     problem = js["files"][0]["problems"][0]
     assert (problem["line"], problem["column"], problem["path"]) == (9, 28, "order[0].select")
     gh = rulesdsl("validate", str(bad), "--format", "github").stdout
-    assert gh.startswith(f"::error file={bad},line=9,col=28::")
+    assert gh.startswith(f"::error file={bad},line=9,col=28,endLine=9,endColumn=32,"
+                         "title=RD303::")  # the name 'rnak' underlined
     assert "Traceback" not in text.stdout + text.stderr
 
 

@@ -21,14 +21,16 @@ PACKAGE = "rulesdsl"
 SOURCE = ROOT / PACKAGE
 
 # Lowest first. Top-level modules are their own unit; a subpackage is one unit.
-BASE = ("rulesdsl.errors", "rulesdsl.resources", "rulesdsl.notation")
+BASE = ("rulesdsl.errors", "rulesdsl.diagnostics", "rulesdsl.resources", "rulesdsl.notation")
 INTERFACES = (
     "rulesdsl",  # rulesdsl/__init__.py
     "rulesdsl.__main__",
     "rulesdsl.examples",
     "rulesdsl.scenarios",
     "rulesdsl.api",
+    "rulesdsl.problem_report",
     "rulesdsl.cli",
+    "rulesdsl.lsp",
     "rulesdsl.explain",
     "rulesdsl.rulebook",
     "rulesdsl.headless",

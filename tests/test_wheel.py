@@ -29,6 +29,7 @@ def test_wheel_contains_grammar_and_rulesets(wheel):
     assert "rulesdsl/grammar/expr.lark" in names
     assert "rulesdsl/rulesets/taicang-zhongxin-wu.yaml" in names
     assert "rulesdsl/templates/trick.yaml" in names
+    assert "rulesdsl/docs/language.md" in names  # `rulesdsl doc --language` reads it
     assert sum(n.startswith("rulesdsl/rulesets/") and n.endswith(".yaml") for n in names) >= 8
 
 
@@ -41,7 +42,9 @@ def test_installed_wheel_loads_a_bundled_ruleset_by_name(wheel, tmp_path):
         "import rulesdsl, pathlib;"
         "r = rulesdsl.load('wenling-liujia-tong');"
         "print(pathlib.Path(rulesdsl.__file__).resolve().parent);"
-        "print(r.id, sum(r.deck))"
+        "print(r.id, sum(r.deck));"
+        "from rulesdsl.resources import reference_section;"
+        "print(reference_section('tables').splitlines()[0])"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
     # Run from an empty folder so the source checkout cannot be imported by accident.
@@ -49,6 +52,7 @@ def test_installed_wheel_loads_a_bundled_ruleset_by_name(wheel, tmp_path):
                            f"{str(target)!r}); {code}"], capture_output=True, text=True,
                           cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stderr
-    location, result = proc.stdout.strip().splitlines()
+    location, result, section = proc.stdout.strip().splitlines()
     assert location.startswith(str(target))
     assert result == "wenling-liujia-tong 216"
+    assert section == "### `tables`"  # the reference messages name, from the wheel

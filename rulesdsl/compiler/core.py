@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -99,7 +100,7 @@ class _Compiler(StaticChecks):
             node = parse_expression(text)
         except ExpressionSyntaxError as exc:
             self.error(path, f"expression {text!r}: {exc.message}", expected=exc.expected,
-                       offset=exc.offset)
+                       offset=exc.offset, length=_token_length(text, exc.offset))
             return None
         self.normalised[path] = ast.unparse(node)
         try:
@@ -107,7 +108,8 @@ class _Compiler(StaticChecks):
         except ExpressionError as exc:
             if not exc.quiet:
                 self.error(path, f"expression {text!r}: {exc.message}", expected=exc.expected,
-                           suggestion=exc.suggestion, offset=exc.offset)
+                           suggestion=exc.suggestion, offset=exc.offset,
+                           length=_token_length(text, exc.offset))
             return None
         except NotationError as exc:
             self.error(path, f"expression {text!r}: {exc}")
@@ -1023,3 +1025,13 @@ def _option_type(value: Any) -> str:
     if isinstance(value, float):
         return INT
     return "string"
+
+
+_TOKEN = re.compile(r"[\w.]+|\S")
+
+
+def _token_length(text: str, offset: int) -> int:
+    """The length of the token an expression problem points at (a name, a number, or
+    one character), for the problem's range."""
+    found = _TOKEN.match(text, offset) if 0 <= offset < len(text) else None
+    return len(found.group()) if found else 1

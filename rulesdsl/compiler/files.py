@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..diagnostics import code_problems
 from ..errors import Problem, RulesdslError, RulesetError, did_you_mean
 from ..language.merge import merge_documents
 from ..language.structure import check_structure
@@ -20,6 +21,7 @@ from ..model.ruleset import Ruleset
 from ..resources import bundled_rulesets
 from .core import FORMAT_VERSION, _Compiler
 from .limits import MAX_EXTENDS_DEPTH
+from .recovery import kept, set_aside
 from .schema import ruleset_schema
 
 
@@ -254,6 +256,50 @@ def load_merged(path: Path, chain: tuple[str, ...] = (), text: str | None = None
     return merge_documents(parent, doc)
 
 
+def diagnose_file(path: str | Path, text: str | None = None) \
+        -> tuple[Ruleset | None, list[Problem]]:
+    """Every problem of a rule file at once, each with its code: reading, then the
+    structure and the compiler together. Where the structure is wrong the compiler still
+    reads the rest: the wrong values are set aside, and what it finds at or above them
+    (their consequences) is left out. The ruleset when there is no error."""
+    p = Path(path)
+    try:
+        doc = load_merged(p, text=text)
+    except RulesetError as exc:
+        return None, code_problems(exc.problems, "read")
+    if not isinstance(doc.data, dict):
+        return None, code_problems([doc.problem((), "the file does not hold a mapping",
+                                                expected="a mapping of ruleset keys")],
+                                   "structure")
+    structure = code_problems(check_structure(doc, ruleset_schema()), "structure")
+    if not structure:
+        try:
+            ruleset = compile_document(doc)
+        except RulesetError as exc:
+            return None, code_problems(exc.problems, "compile")
+        if doc.claimed_hash is not None and doc.claimed_hash != ruleset.hash:
+            return None, code_problems([_changed_after_compiling(p)], "read")
+        return ruleset, code_problems(ruleset.warnings, "compile")  # type: ignore[attr-defined]
+    data = set_aside(doc.data, ruleset_schema(), structure)
+    if data is None:
+        return None, structure
+    rest = Document(doc.file, data, doc.values, doc.keys, doc.claimed_hash)
+    try:
+        _compile_structured(rest)
+        found: list[Problem] = []
+    except RulesetError as exc:
+        found = code_problems(exc.problems, "compile")
+    except Exception:  # noqa: BLE001 - a stand-in value can stop any later step; the
+        found = []      # structure problems already say what to mend first
+    return None, structure + kept(found, structure)
+
+
+def _changed_after_compiling(p: Path) -> Problem:
+    return Problem(str(p), 1, 1, "hash", "the compiled ruleset's content does not match "
+                   "its hash (changed after compiling)",
+                   expected="a file as `rulesdsl compile` wrote it")
+
+
 def compile_file(path: str | Path, text: str | None = None) -> Ruleset:
     """Compile a rule file; `text` stands for its content (an editor's unsaved buffer)."""
     p = Path(path)
@@ -261,9 +307,7 @@ def compile_file(path: str | Path, text: str | None = None) -> Ruleset:
     claimed = doc.claimed_hash
     ruleset = compile_document(doc)
     if claimed is not None and claimed != ruleset.hash:
-        raise RulesetError([Problem(str(p), 1, 1, "hash", "the compiled ruleset's content "
-                                    "does not match its hash (changed after compiling)",
-                                    expected="a file as `rulesdsl compile` wrote it")])
+        raise RulesetError([_changed_after_compiling(p)])
     return ruleset
 
 
@@ -274,6 +318,11 @@ def compile_document(doc: Document) -> Ruleset:
     problems = check_structure(doc, ruleset_schema())
     if problems:
         raise RulesetError(problems)
+    return _compile_structured(doc)
+
+
+def _compile_structured(doc: Document) -> Ruleset:
+    """Compile a document whose structure was checked (or set aside where wrong)."""
     # JSON Schema counts 2.0 (and -0.0) as an integer; the compiler counts and indexes
     # with these values, so they become the ints they equal.
     doc.data = _whole_floats_as_ints(doc.data)

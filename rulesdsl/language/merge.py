@@ -11,6 +11,7 @@ Rules (docs/language.md):
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .yamlio import Document, Mark
@@ -35,14 +36,13 @@ class _Merger:
             for path, mark in table_src.items():
                 if path[:n] == src_path:
                     new = dst_path + path[n:]
-                    table_dst[new] = Mark(mark.line, mark.column, mark.style,
-                                          mark.file or src.file)
+                    table_dst[new] = replace(mark, file=mark.file or src.file)
 
     def copy_one(self, src: Document, src_path: tuple, dst_path: tuple) -> None:
         for table_src, table_dst in ((src.values, self.out.values), (src.keys, self.out.keys)):
             if src_path in table_src:
                 m = table_src[src_path]
-                table_dst[dst_path] = Mark(m.line, m.column, m.style, m.file or src.file)
+                table_dst[dst_path] = replace(m, file=m.file or src.file)
 
     def merge(self, p: Any, c: Any, p_path: tuple, c_path: tuple, out_path: tuple) -> Any:
         if isinstance(p, dict) and isinstance(c, dict):

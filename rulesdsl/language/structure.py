@@ -209,7 +209,7 @@ def _allowed_words(allowed: list[str]) -> str | None:
         return None
     words = ", ".join(allowed)
     if len(words) > 240:
-        return "a documented key (see docs/language.md)"
+        return "a key of the language (`rulesdsl doc --language` lists them)"
     return "one of " + words
 
 

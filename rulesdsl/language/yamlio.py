@@ -51,6 +51,8 @@ class Mark:
     column: int  # 1-based
     style: str | None = None  # YAML scalar style: None plain, "'" or '"' quoted, "|" ">" block
     file: str | None = None  # set when a merged document mixes files (extends)
+    end_line: int | None = None  # where the token ends (exclusive column), when known
+    end_column: int | None = None
 
 
 @dataclass
@@ -85,17 +87,28 @@ class Document:
         suggestion: str | None = None,
         key: bool = False,
         offset: int | None = None,
+        length: int = 1,
         severity: str = "error",
     ) -> Problem:
         m = self.mark(path, key=key)
         line, column = m.line, m.column
+        end_line, end_column = m.end_line, m.end_column
         if offset is not None and not key:
             # Point inside a one-line scalar (an expression); quoted scalars start one later.
             column += offset + (1 if m.style in ("'", '"') else 0)
+            end_line, end_column = line, column + max(length, 1)
         return Problem(
             m.file or self.file, line, column, format_path(path), message, expected, suggestion,
-            severity,
+            severity, end_line=end_line, end_column=end_column,
         )
+
+
+def _end(node: yaml.Node) -> tuple[int | None, int | None]:
+    """Where a node's token ends: a scalar's own end; a mapping or a list spans lines, so
+    its range is only its first character (an editor underlines that, not the block)."""
+    if isinstance(node, yaml.ScalarNode):
+        return node.end_mark.line + 1, node.end_mark.column + 1
+    return node.start_mark.line + 1, node.start_mark.column + 2
 
 
 def _problem_at(file: str, mark: yaml.Mark | None, message: str, **kw: Any) -> Problem:
@@ -369,7 +382,7 @@ class _Builder:
         if path not in self.doc.values:
             style = getattr(node, "style", None)
             self.doc.values[path] = Mark(node.start_mark.line + 1, node.start_mark.column + 1,
-                                         style)
+                                         style, None, *_end(node))
 
     def build(self, node: yaml.Node, path: Path_, depth: int) -> Any:
         self.count += 1
@@ -466,7 +479,8 @@ class _Builder:
                     path=format_path(path + (key,))))
                 continue
             self.doc.keys[path + (key,)] = Mark(key_node.start_mark.line + 1,
-                                                key_node.start_mark.column + 1)
+                                                key_node.start_mark.column + 1, None, None,
+                                                *_end(key_node))
             result[key] = self.build(value_node, path + (key,), depth + 1)
         for k, v in merged.items():
             result.setdefault(k, v)

@@ -55,7 +55,7 @@ class ShedGame:
             raise RulesdslError(f"{ruleset.id} is a {ruleset.family} ruleset, not shedding")
         if ruleset.play is None:
             raise RulesdslError(f"{ruleset.id} has no play: section; the shedding engine "
-                                "needs one (see docs/language.md)")
+                                "needs one (`rulesdsl doc --language play` describes it)")
         self.ruleset = ruleset
         self.rules = ruleset.play
         self.players = ruleset.players

@@ -82,7 +82,7 @@ class TileGame:
             raise RulesdslError(f"{ruleset.id} is a {ruleset.family} ruleset, not tiles")
         if ruleset.play is None or ruleset.win is None:
             raise RulesdslError(f"{ruleset.id} needs play: and win: sections for the tile "
-                                "engine (see docs/language.md)")
+                                "engine (`rulesdsl doc --language play` describes them)")
         self.ruleset = ruleset
         self.rules = ruleset.play
         self.players = ruleset.players

@@ -52,7 +52,7 @@ class TrickGame:
             raise RulesdslError(f"{ruleset.id} is a {ruleset.family} ruleset, not trick-taking")
         if ruleset.play is None:
             raise RulesdslError(f"{ruleset.id} has no play: section; the trick engine needs "
-                                "one (see docs/language.md)")
+                                "one (`rulesdsl doc --language play` describes it)")
         self.ruleset = ruleset
         self.rules = ruleset.play
         self.players = ruleset.players
