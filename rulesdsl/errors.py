@@ -60,9 +60,11 @@ class NotationError(RulesdslError, ValueError):
 
 def spell(value: object) -> str:
     """A value as a rule file writes it (`true`, `null`, `[1, 2]`, `{fan: 3}`), not as
-    Python prints it, for messages."""
+    Python prints it, for messages; a string on its own is quoted ('H5')."""
     import yaml
 
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
     if isinstance(value, tuple):
         value = list(value)
     try:

@@ -174,7 +174,8 @@ def test_check_spells_values_as_the_language_does(tmp_path):
 
 
 @pytest.mark.parametrize("value, written", [(True, "true"), (None, "null"), ([1, "a"], "[1, a]"),
-                                            ({"fan": 3}, "{fan: 3}"), ("H5", "H5")])
+                                            ({"fan": 3}, "{fan: 3}"), ("H5", "'H5'"),
+                                            (["S3", True], "[S3, true]")])
 def test_spell(value, written):
     assert spell(value) == written
 

@@ -18,7 +18,7 @@ from typing import Any
 from .. import notation as nt
 from ..engine.contract import option_choice
 from ..engine.families import CONTRACTS
-from ..errors import NotationError, Problem, did_you_mean
+from ..errors import NotationError, Problem, did_you_mean, spell
 from ..language import ast
 from ..language.parser import ExpressionSyntaxError, parse_expression
 from ..language.yamlio import Document
@@ -217,8 +217,8 @@ class _Compiler(StaticChecks):
             choices = spec.get("choices")
             if choices is not None and spec["default"] not in choices:
                 self.error(("options", name, "default"),
-                           f"default {spec['default']!r} is not among the choices",
-                           expected="one of " + ", ".join(map(str, choices)))
+                           f"default {spell(spec['default'])} is not among the choices",
+                           expected="one of " + ", ".join(map(spell, choices)))
 
     def _teams(self, players: dict, count: int) -> list[list[int]]:
         teams = players.get("teams", "none")
@@ -843,7 +843,7 @@ class _Compiler(StaticChecks):
                     value = row[field_name]
                     if isinstance(ftype, list):
                         if value not in ftype:
-                            self.error(rpath + (field_name,), f"{value!r} is not an allowed "
+                            self.error(rpath + (field_name,), f"{spell(value)} is not an allowed "
                                        f"value of {field_name!r}",
                                        expected="one of " + ", ".join(ftype),
                                        suggestion=did_you_mean(str(value), ftype))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Problem, did_you_mean, format_path
+from ..errors import Problem, did_you_mean, format_path, spell
 from .quickcheck import is_valid
 from .schema import END
 from .yamlio import Document
@@ -139,7 +139,7 @@ def _convert(doc: Document, error: ValidationError) -> list[Problem]:
             return [doc.problem(path, f"language version {instance!r} is not supported by this "
                                 "rulesdsl", expected=f"language: {error.validator_value}")]
         return [doc.problem(path, f"{_describe(instance)} is not allowed here",
-                            expected=repr(error.validator_value))]
+                            expected=spell(error.validator_value))]
     if v == "pattern":
         return [doc.problem(path, f"{_describe(instance)} is not a valid name here",
                             expected=_pattern_words(error.validator_value))]
