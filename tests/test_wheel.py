@@ -29,6 +29,7 @@ def test_wheel_contains_grammar_and_rulesets(wheel):
     assert "rulesdsl/grammar/expr.lark" in names
     assert "rulesdsl/rulesets/taicang-zhongxin-wu.yaml" in names
     assert "rulesdsl/templates/trick.yaml" in names
+    assert "rulesdsl/rulesets/ruleset.schema.json" in names  # the bundled files' modeline
     assert "rulesdsl/docs/language.md" in names  # `rulesdsl doc --language` reads it
     assert sum(n.startswith("rulesdsl/rulesets/") and n.endswith(".yaml") for n in names) >= 8
 

@@ -9,7 +9,11 @@ from typing import Any
 
 from ..engine.contract import play_schema
 from ..engine.families import CONTRACTS
-from ..language.schema import examples_file_schema_with, ruleset_schema_with
+from ..language.schema import (
+    editor_schema_with,
+    examples_file_schema_with,
+    ruleset_schema_with,
+)
 
 
 @lru_cache(maxsize=1)
@@ -21,5 +25,14 @@ def examples_file_schema() -> dict[str, Any]:
     return examples_file_schema_with(ruleset_schema())
 
 
+@lru_cache(maxsize=1)
+def editor_schema() -> dict[str, Any]:
+    """The schema editors read (integer keys, children of `extends`): see
+    rulesdsl.language.schema.editor_schema_with. The validator checks `ruleset_schema()`."""
+    return editor_schema_with(ruleset_schema())
+
+
 def schema_json() -> str:
-    return json.dumps(ruleset_schema(), indent=2, ensure_ascii=False)
+    """The editor schema as `rulesdsl schema` prints it, `rulesdsl new` writes it and
+    rulesets/ruleset.schema.json holds it."""
+    return json.dumps(editor_schema(), indent=2, ensure_ascii=False)

@@ -12,6 +12,10 @@ explained with its description), so word those of required keys as "what to writ
 
 from __future__ import annotations
 
+import copy
+import json
+import re
+from collections.abc import Callable
 from typing import Any
 
 SCHEMA_ID = "https://rulesdsl.dev/schema/ruleset-1.json"
@@ -840,6 +844,97 @@ def examples_file_schema_with(base: dict[str, Any]) -> dict[str, Any]:
                        "ruleset": _s("The ruleset these examples are for.",
                                      "my-local-variant")},
     }
+
+
+def editor_schema_with(strict: dict[str, Any]) -> dict[str, Any]:
+    """The schema as a YAML language server applies it: what `rulesdsl schema` prints and
+    `rulesdsl new` writes beside a new file. `strict` is the schema the validator checks
+    (`ruleset_schema_with`); for the text-keyed data the validator reads, a file without
+    `extends` is valid under both or under neither. Two differences:
+
+    - An editor keeps a mapping key's YAML type: in `points: {5: 5, K: 10}` the first key
+      is the number 5, where rulesdsl reads every key as the text written ("5"). Where the
+      allowed keys are listed (`propertyNames` with an enum), every one written as a whole
+      number is listed as that number too.
+    - A child file (`extends:`) is checked only once merged over its parent, so it may
+      leave out what its parent says: `language`, `family`, `hand_size` under `deal` …
+      Every `required` on the way from the top through properties, mapping values, list
+      items and `$defs` is taken out of the shape and said again, at the same place, under
+      `else` of `if: {required: [extends]}`: a file without `extends` is held to every one,
+      a child only to its own `id` (never inherited). A `required` inside alternatives
+      (oneOf / anyOf), which tells one alternative from another, stays where it is.
+    """
+    # A copy through JSON: the schema shares nodes between places (the shape keys of a
+    # pattern and of its parts), and each place's `required` is taken on its own.
+    schema = json.loads(json.dumps(strict))
+    _accept_integer_keys(schema)
+    defs = schema.get("$defs", {})
+    taken: dict[str, dict[str, Any] | None] = {}
+
+    def ref(target: str) -> dict[str, Any] | None:
+        name = target.removeprefix("#/$defs/")
+        if name not in defs or "/" in name:
+            raise ValueError(f"editor schema: cannot follow $ref {target!r}")
+        if name not in taken:
+            taken[name] = None  # a def reached again while it is read: refused below
+            taken[name] = _take_required(defs[name], ref) or {}
+        elif taken[name] is None:
+            raise ValueError(f"editor schema: $defs/{name} refers to itself")
+        return copy.deepcopy(taken[name]) or None
+
+    for name in defs:
+        ref(f"#/$defs/{name}")
+    whole = _take_required(schema, ref) or {}
+    schema["if"] = {"required": ["extends"]}
+    schema["then"] = {"required": ["id"]}
+    schema["else"] = whole
+    return schema
+
+
+def _accept_integer_keys(node: Any) -> None:
+    if isinstance(node, dict):
+        names = node.get("propertyNames")
+        if isinstance(names, dict) and isinstance(names.get("enum"), list):
+            numbers = [int(n) for n in names["enum"]
+                       if isinstance(n, str) and re.fullmatch(r"0|[1-9][0-9]*", n)]
+            names["enum"] += [n for n in numbers if n not in names["enum"]]
+        for value in node.values():
+            _accept_integer_keys(value)
+    elif isinstance(node, list):
+        for value in node:
+            _accept_integer_keys(value)
+
+
+def _take_required(node: Any, ref: Callable[[str], dict[str, Any] | None]) \
+        -> dict[str, Any] | None:
+    """Remove the `required` lists of `node` and of what lies under it (not inside
+    alternatives); return them as a schema of the same shape holding only them (None: there
+    were none)."""
+    if not isinstance(node, dict):
+        return None
+    if "$ref" in node:
+        return ref(node["$ref"])
+    out: dict[str, Any] = {}
+    required = node.pop("required", None)
+    if required:
+        out["required"] = required
+    properties = {key: _take_required(value, ref)
+                  for key, value in node.get("properties", {}).items()}
+    values = _take_required(node.get("additionalProperties"), ref)
+    if values is not None:  # `additionalProperties` here must skip the named keys too
+        out["properties"] = {key: value or {} for key, value in properties.items()}
+        out["additionalProperties"] = values
+    elif any(value is not None for value in properties.values()):
+        out["properties"] = {key: value for key, value in properties.items()
+                             if value is not None}
+    for value in out.get("properties", {}).values():
+        # The shape offers each key once, with its words: editors (VS Code's JSON
+        # languages, yaml-language-server) leave a `doNotSuggest` key out of completion.
+        value["doNotSuggest"] = True
+    items = _take_required(node.get("items"), ref)
+    if items is not None:
+        out["items"] = items
+    return out or None
 
 
 # For the family contracts (rulesdsl/engine/contract.py), which declare their play keys
