@@ -451,6 +451,12 @@ def cmd_doc(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_lsp(args: argparse.Namespace) -> int:
+    from .lsp import main as serve
+
+    return serve()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rulesdsl", description="Regional card and tile games written as data.")
@@ -608,6 +614,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="md: markdown (default); html: one self-contained page")
     dc.add_argument("-o", "--output", help="output file (default: standard output)")
     dc.set_defaults(func=cmd_doc)
+    lsp = sub.add_parser("lsp", help="the language server for editors, on standard input "
+                         "and output (needs the lsp extra: pip install 'rulesdsl[lsp]'; "
+                         "docs/lsp.md)")
+    lsp.set_defaults(func=cmd_lsp)
     return parser
 
 
