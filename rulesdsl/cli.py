@@ -442,7 +442,7 @@ def cmd_doc(args: argparse.Namespace) -> int:
     if args.ruleset is None:
         print("rulesdsl doc: give a ruleset, --language [TOPIC] or --codes", file=sys.stderr)
         return EXIT_USAGE
-    text = render(load(args.ruleset), args.format)
+    text = render(load(args.ruleset), args.format, args.lang)
     if args.output in (None, "-"):
         sys.stdout.write(text)
     else:
@@ -605,6 +605,8 @@ def build_parser() -> argparse.ArgumentParser:
     dc = sub.add_parser("doc", help="render a rulebook (markdown or one HTML page); or "
                         "print the language reference or the problem codes")
     dc.add_argument("ruleset", nargs="?", help="a bundled id or a rule file")
+    dc.add_argument("--lang", choices=["en", "zh"], default="en",
+                    help="the rulebook's language: en (default) or zh (中文)")
     dc.add_argument("--language", nargs="?", const="", metavar="TOPIC",
                     help="print the language reference, or its section on TOPIC (a key "
                     "such as patterns, play, tables)")
