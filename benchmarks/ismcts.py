@@ -5,8 +5,9 @@
     python benchmarks/ismcts.py --iterations 100      # one budget for every family
 
 For each ruleset (rulesets/*.yaml and rulesets/extra/*.yaml) and each opponent (random,
-greedy): N one-hand games, seeds 1000.., the ISMCTS seat moving round the table (seat
-g mod players) and every other seat the opponent agent (partners included). A game is
+greedy): N one-hand games, seeds 1000.., the ISMCTS side moving round the table (seat
+g mod players and, in a ruleset with fixed partnerships, its partners: each seat its own
+agent, searching what it sees) and every other seat the opponent agent. A game is
 won when the ISMCTS seat's return is above 0: its side climbed more levels (trick), its
 settlement was positive (shedding, tiles); where returns stay 0 until a match is won
 (levels in a shedding game), when its side climbed. The same games with a random agent in that
@@ -75,14 +76,24 @@ def rate(wins: int, n: int) -> str:
     return f"{wins / n:.0%} ({lo:.0%}–{hi:.0%})"
 
 
+def side_of(ruleset: Any, seat: int) -> list[int]:
+    """The seats that play as one: the seat's fixed partnership, else the seat alone."""
+    for team in ruleset.teams or ():
+        if seat in team:
+            return [s for s in team if s < ruleset.players]
+    return [seat]
+
+
 def play(ruleset: Any, seat_agent: Any, opponent: type, games: int) -> int:
-    """Games won by `seat_agent` in seat g mod players, the others `opponent`."""
+    """Games won by `seat_agent` in seat g mod players and its partners, the others
+    `opponent`."""
     n = ruleset.players
     won = 0
     for g in range(games):
         seat = g % n
         agents = [opponent() for _ in range(n)]
-        agents[seat] = seat_agent
+        for s in side_of(ruleset, seat):
+            agents[s] = seat_agent
         state = play_game(ruleset, 1000 + g, agents, 1)
         won += is_won(ruleset, state, seat)
     return won

@@ -11,7 +11,11 @@ path; each seat chooses by its own component. Rollouts are random (`sample_actio
 win on offer is taken, which uniform play would mostly pass over), except in the tile
 family, where random discards almost never complete a hand (4 hands in 40 against 37
 with the greedy agent): there the rollout plays the greedy agent's shape heuristic.
-`ismcts:…:random` or `ismcts:…:greedy` chooses. The reward is the change in every
+`ismcts:…:random` or `ismcts:…:greedy` chooses. In the trick and tile families, where a
+random seat's rollouts alone decide little, the search is also guided by the greedy
+agent: its choice is the first child tried and is favoured while little visited
+(progressive bias), a node gains children as its visits grow (progressive widening), and
+the most visited child is played. The reward is the change in every
 seat's `returns()`; when a hand ends with returns unchanged (a match settled only at its
 end, in levels) it is the levels each seat's side climbed in that hand minus the levels
 the other sides climbed, read from the hand's result. The move is
@@ -41,6 +45,10 @@ WIN = Action("win")  # a bare win names the one on offer (tile family)
 ROLLOUTS = (None, "random", "greedy")
 SIGNED = 0.5  # the share of a reward that is its sign (see _Search.mean)
 BIAS = 1.0  # progressive bias toward the greedy policy's choice, fading with visits
+WIDENING = 1.0  # children allowed: 1 + WIDENING·√visits, where the greedy policy guides
+# The families whose search is guided by the greedy agent (its choice tried first,
+# favoured, widened from): a random seat's rollouts alone decide little there.
+PRIOR_FAMILIES = ("trick", "tiles")
 
 
 class _Node:
@@ -108,9 +116,10 @@ class ISMCTSAgent:
         me = state.current_player
         players = len(state.returns())
         root = _Node(players)
-        rollout = self.rollout or ("greedy" if state.game.ruleset.family == "tiles"
-                                   else "random")
-        search = _Search(self.exploration, players, state, rng, rollout)
+        family = state.game.ruleset.family
+        rollout = self.rollout or ("greedy" if family == "tiles" else "random")
+        search = _Search(self.exploration, players, state, rng, rollout,
+                         prior=family in PRIOR_FAMILIES)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
@@ -123,9 +132,14 @@ class ISMCTSAgent:
                 break
         # The best mean among the well-visited: with small budgets visits differ by
         # one or two, and a mean read from one more rollout is not a better move.
+        # Guided by a policy, the most visited: UCT and the bias already weighed the means.
         most = max((c.visits for c in root.children.values()), default=0)
-        ranked = sorted(root.children.items(), key=lambda kv: (
-            2 * kv[1].visits < most, -search.mean(kv[1], me)))
+        if search.prior is not None:
+            ranked = sorted(root.children.items(), key=lambda kv: (
+                -kv[1].visits, -search.mean(kv[1], me)))
+        else:
+            ranked = sorted(root.children.items(), key=lambda kv: (
+                2 * kv[1].visits < most, -search.mean(kv[1], me)))
         for action, _ in ranked:
             if state.is_legal(action):
                 return action
@@ -138,7 +152,7 @@ class _Search:
     largest seen (for UCT's constant)."""
 
     def __init__(self, exploration: float, players: int, state: Any, rng: random.Random,
-                 rollout: str):
+                 rollout: str, prior: bool = False):
         self.c = exploration
         self.players = players
         self.base = state.returns()
@@ -146,6 +160,7 @@ class _Search:
         self.teams = [list(t) for t in state.game.ruleset.teams or ()]
         self.rng = rng
         self.greedy = GreedyAgent() if rollout == "greedy" else None
+        self.prior = GreedyAgent() if prior or rollout == "greedy" else None
         self.scale = 1e-9
 
     def _live(self, det: Any) -> bool:
@@ -170,12 +185,18 @@ class _Search:
                 width = WIDTH
             for _, child in usable:
                 child.avail += 1
-            untried = [a for a in offered if a not in node.children]
             hint = None
-            if self.greedy is not None:
+            if self.prior is not None:
                 if node.hint is None:
-                    node.hint = self.greedy.act(det, rng)
+                    node.hint = self.prior.act(det, rng)
                 hint = node.hint
+                if hint not in offered and det.is_legal(hint):
+                    offered.append(hint)
+                # Progressive widening: a node gains children as its visits grow, so a
+                # small budget weighs the policy's choice and a few others, not a single
+                # rollout of each.
+                width = min(width, 1 + int(WIDENING * math.sqrt(node.visits)))
+            untried = [a for a in offered if a not in node.children]
             if untried and (len(node.children) < width or not usable):
                 if hint in untried:
                     action = hint  # the policy's choice is tried first
