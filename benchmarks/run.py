@@ -9,7 +9,9 @@ Sections (see benchmarks/README.md for what each row measures):
   enumerate  list(legal_actions()) µs in the shedding games, with the median action count
   mahjong    win-shape check µs with 0-4 wilds; score_hand µs per winning hand
   validate   `rulesdsl validate rulesets/`, wall time of a cold process
-  peers      RLCard's Dou Dizhu and mahjong game loops, the mahjong package's is_agari
+  peers      Dou Dizhu against RLCard's loop (with and without observations), a
+             hand-written plain-Python Dou Dizhu and OpenSpiel's; RLCard's mahjong loop;
+             the mahjong package's is_agari
 The last rows compare us with the peers and check every target of the issue.
 
 Every figure is the median over the repeats with the min and max; a repeat runs the whole
@@ -40,6 +42,7 @@ import rulesdsl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_win_shape import random_counts  # noqa: E402  (the same random hands)
+from peers.handwritten_doudizhu import play_hand  # noqa: E402  (the calibration peer)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,6 +60,9 @@ FOLLOW_IS_LEGAL_US = 50.0
 FOLLOW_SAMPLE_US = 200.0
 VALIDATE_S = 1.0
 DOUDIZHU_VS_RLCARD = 4.0
+DOUDIZHU_VS_RLCARD_BARE = 2.0  # RLCard's loop without building observations
+DOUDIZHU_VS_HANDWRITTEN = 1.3  # ours ÷ the hand-written plain-Python peer, at most
+DOUDIZHU_VS_OPENSPIEL = 3.0  # ours ÷ OpenSpiel's C++ game driven from Python (moonshot)
 MAHJONG_VS_RLCARD = 1 / 3
 AGARI_SPEEDUP = 2.0
 FOUR_WILDS_COST = 3.0
@@ -458,6 +464,35 @@ def rlcard_doudizhu(game: Any, np_rng: Any, rng: random.Random) -> int:
     return n
 
 
+def rlcard_no_observation(game_class: type) -> type:
+    """RLCard's DoudizhuGame whose get_state lists the legal actions only: the loop
+    without building observations (the other seats' hands, the public record)."""
+
+    class NoObservation(game_class):
+        def get_state(self, player_id: int) -> dict[str, Any]:
+            if self.is_over():
+                return {"actions": []}
+            player = self.players[player_id]
+            return {"actions": list(player.available_actions(self.round.greater_player,
+                                                             self.judger))}
+
+    return NoObservation
+
+
+def openspiel_doudizhu(game: Any, rng: random.Random) -> int:
+    """One random self-play game of OpenSpiel's dou_dizhu: its decisions. The deal is 52
+    chance nodes with uniform outcomes (as checked when the peer was added), drawn as
+    uniformly as the players' actions; only the players' actions count as decisions."""
+    state = game.new_initial_state()
+    n = 0
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        if not state.is_chance_node():
+            n += 1
+        state.apply_action(actions[rng.randrange(len(actions))])
+    return n
+
+
 def rlcard_mahjong(game: Any, np_rng: Any, rng: random.Random) -> int:
     game.np_random = np_rng
     game.init_game()
@@ -476,43 +511,93 @@ def our_loop(name: str) -> Callable[[int], int]:
     return lambda seed: play_out(game.new_game(seed=seed, hands=1), random.Random(seed))
 
 
-def paired(ours: Callable[[int], int], theirs: Callable[[int], int], games: int,
-           repeats: int) -> tuple[list[float], list[float]]:
-    """µs per decision of both loops, alternated batch by batch within every repeat, so
-    a change in the machine's load hits both sides of each ratio alike."""
-    mine, peer = [], []
+def interleaved(loops: Sequence[Callable[[int], int]], games: int,
+                repeats: int) -> list[list[float]]:
+    """µs per decision of every loop, one batch of `games` games of each in turn within
+    every repeat, so a change in the machine's load hits every side of each ratio alike."""
+    out: list[list[float]] = [[] for _ in loops]
     for rep in range(repeats):
-        for loop, out in ((ours, mine), (theirs, peer)):
+        for loop, values in zip(loops, out):
             start, decisions = time.perf_counter(), 0
             for i in range(games):
                 decisions += loop(1000 * rep + i)
-            out.append((time.perf_counter() - start) / decisions * 1e6)
+            values.append((time.perf_counter() - start) / decisions * 1e6)
+    return out
+
+
+def paired(ours: Callable[[int], int], theirs: Callable[[int], int], games: int,
+           repeats: int) -> tuple[list[float], list[float]]:
+    """µs per decision of both loops, alternated batch by batch within every repeat."""
+    mine, peer = interleaved([ours, theirs], games, repeats)
     return mine, peer
 
 
-def peers(sz: Sizes, repeats: int) -> list[Row]:
-    rows = []
+def doudizhu_peers(sz: Sizes, repeats: int) -> list[Row]:
+    """Our dou-dizhu self-play and every Dou Dizhu peer installed, one batch of each per
+    repeat in turn: RLCard's loop, the same without observations, the hand-written
+    plain-Python peer (benchmarks/peers/handwritten_doudizhu.py) and OpenSpiel's C++ game
+    driven from Python. Every loop: a fresh seeded game, a uniform pick among the legal
+    actions until the end, after a warm-up game."""
+    games = f"{plural(sz.rlcard_games, 'game')} a loop per repeat, a batch of each in turn"
+    rows: list[Row] = []
+    loops: list[tuple[str, Callable[[int], int]]] = [
+        ("dou-dizhu (paired): µs/decision", our_loop("dou-dizhu"))]
     try:
         import numpy as np
         from rlcard.games.doudizhu.game import DoudizhuGame
-        from rlcard.games.mahjong.game import MahjongGame
     except ImportError:
         rows += [not_installed("RLCard Dou Dizhu: µs/decision", "rlcard"),
-                 not_installed("RLCard mahjong: µs/decision", "rlcard")]
+                 not_installed("RLCard Dou Dizhu, no observations: µs/decision", "rlcard")]
+    else:
+        for label, make in (("RLCard Dou Dizhu: µs/decision", DoudizhuGame),
+                            ("RLCard Dou Dizhu, no observations: µs/decision",
+                             rlcard_no_observation(DoudizhuGame))):
+            game = make()
+            rlcard_doudizhu(game, np.random.RandomState(10**6), random.Random(0))  # warm-up
+
+            def rlcard(seed: int, g: Any = game) -> int:
+                return rlcard_doudizhu(g, np.random.RandomState(seed), random.Random(seed))
+
+            loops.append((label, rlcard))
+    play_hand(10**6)  # warm-up
+    loops.append(("hand-written Dou Dizhu (plain Python): µs/decision",
+                  lambda seed: play_hand(seed)[0]))
+    try:
+        import pyspiel
+    except ImportError:
+        rows.append(not_installed("OpenSpiel Dou Dizhu: µs/decision", "open_spiel"))
+    else:
+        if "dou_dizhu" not in pyspiel.registered_names():
+            rows.append(Row("peers", "OpenSpiel Dou Dizhu: µs/decision", "", [],
+                            "this OpenSpiel has no dou_dizhu game"))
+        else:
+            spiel = pyspiel.load_game("dou_dizhu")
+            openspiel_doudizhu(spiel, random.Random(0))  # warm-up
+            loops.append(("OpenSpiel Dou Dizhu: µs/decision",
+                          lambda seed: openspiel_doudizhu(spiel, random.Random(seed))))
+    values = interleaved([loop for _, loop in loops], sz.rlcard_games, repeats)
+    measured = [Row("peers", label, "µs", v, games) for (label, _), v in zip(loops, values)]
+    return measured + rows
+
+
+def peers(sz: Sizes, repeats: int) -> list[Row]:
+    rows = doudizhu_peers(sz, repeats)
+    try:
+        import numpy as np
+        from rlcard.games.mahjong.game import MahjongGame
+    except ImportError:
+        rows.append(not_installed("RLCard mahjong: µs/decision", "rlcard"))
     else:
         games = f"{plural(sz.rlcard_games, 'game')} a side per repeat, alternating batches"
-        for ours, label, make, step in (
-                ("dou-dizhu", "RLCard Dou Dizhu", DoudizhuGame, rlcard_doudizhu),
-                ("wenling-mahjong", "RLCard mahjong", MahjongGame, rlcard_mahjong)):
-            peer_game = make()
-            step(peer_game, np.random.RandomState(10**6), random.Random(0))  # warm-up
+        peer_game = MahjongGame()
+        rlcard_mahjong(peer_game, np.random.RandomState(10**6), random.Random(0))  # warm-up
 
-            def theirs(seed: int, g: Any = peer_game, st: Any = step) -> int:
-                return st(g, np.random.RandomState(seed), random.Random(seed))
+        def theirs(seed: int, g: Any = peer_game) -> int:
+            return rlcard_mahjong(g, np.random.RandomState(seed), random.Random(seed))
 
-            mine, peer = paired(our_loop(ours), theirs, sz.rlcard_games, repeats)
-            rows += [Row("peers", f"{ours} (paired): µs/decision", "µs", mine, games),
-                     Row("peers", f"{label}: µs/decision", "µs", peer, games)]
+        mine, peer = paired(our_loop("wenling-mahjong"), theirs, sz.rlcard_games, repeats)
+        rows += [Row("peers", "wenling-mahjong (paired): µs/decision", "µs", mine, games),
+                 Row("peers", "RLCard mahjong: µs/decision", "µs", peer, games)]
     try:
         from mahjong.agari import Agari
     except ImportError:
@@ -546,6 +631,17 @@ def targets(rows: list[Row]) -> list[Row]:
         ratio_row(rows, "dou-dizhu decisions/s vs RLCard (RLCard µs ÷ ours)",
                   "RLCard Dou Dizhu: µs/decision", "dou-dizhu (paired): µs/decision",
                   f"≥ {DOUDIZHU_VS_RLCARD:g}×", lambda r: r >= DOUDIZHU_VS_RLCARD),
+        ratio_row(rows, "dou-dizhu vs RLCard without observations (RLCard µs ÷ ours)",
+                  "RLCard Dou Dizhu, no observations: µs/decision",
+                  "dou-dizhu (paired): µs/decision", f"≥ {DOUDIZHU_VS_RLCARD_BARE:g}×",
+                  lambda r: r >= DOUDIZHU_VS_RLCARD_BARE),
+        ratio_row(rows, "dou-dizhu vs hand-written plain Python (ours µs ÷ its)",
+                  "dou-dizhu (paired): µs/decision",
+                  "hand-written Dou Dizhu (plain Python): µs/decision",
+                  f"≤ {DOUDIZHU_VS_HANDWRITTEN:g}×", lambda r: r <= DOUDIZHU_VS_HANDWRITTEN),
+        ratio_row(rows, "dou-dizhu vs OpenSpiel, moonshot (ours µs ÷ its)",
+                  "dou-dizhu (paired): µs/decision", "OpenSpiel Dou Dizhu: µs/decision",
+                  f"≤ {DOUDIZHU_VS_OPENSPIEL:g}×", lambda r: r <= DOUDIZHU_VS_OPENSPIEL),
         ratio_row(rows, "wenling-mahjong µs/decision vs RLCard mahjong",
                   "wenling-mahjong (paired): µs/decision", "RLCard mahjong: µs/decision",
                   "≤ 0.33×", lambda r: r <= MAHJONG_VS_RLCARD),
