@@ -75,6 +75,11 @@ def spell(value: object) -> str:
     return text.removesuffix("\n").removesuffix("\n...").strip()
 
 
+def spell_choice(value: object) -> str:
+    """One of a list of choices: a name as written, any other value as `spell` writes it."""
+    return value if isinstance(value, str) else spell(value)
+
+
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     names = [c for c in candidates if isinstance(c, str)]
     close = difflib.get_close_matches(word, names, n=1, cutoff=0.6)

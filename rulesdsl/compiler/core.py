@@ -18,7 +18,7 @@ from typing import Any
 from .. import notation as nt
 from ..engine.contract import option_choice
 from ..engine.families import CONTRACTS
-from ..errors import NotationError, Problem, did_you_mean, spell
+from ..errors import NotationError, Problem, did_you_mean, spell, spell_choice
 from ..language import ast
 from ..language.parser import ExpressionSyntaxError, parse_expression
 from ..language.yamlio import Document
@@ -218,7 +218,7 @@ class _Compiler(StaticChecks):
             if choices is not None and spec["default"] not in choices:
                 self.error(("options", name, "default"),
                            f"default {spell(spec['default'])} is not among the choices",
-                           expected="one of " + ", ".join(map(spell, choices)))
+                           expected="one of " + ", ".join(map(spell_choice, choices)))
 
     def _teams(self, players: dict, count: int) -> list[list[int]]:
         teams = players.get("teams", "none")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import notation as nt
-from ..errors import NotationError, did_you_mean, spell
+from ..errors import NotationError, did_you_mean, spell, spell_choice
 from ..language.schema import EXAMPLE_KINDS
 from ..runtime.expressions import TILE, a
 from .limits import MAX_OPTION_VARIANTS
@@ -67,7 +67,7 @@ def check_examples(compiler: _Compiler, examples: list, base: tuple, tables, for
             if spec.get("choices") is not None and value not in spec["choices"]:
                 compiler.error(path + ("options", name), f"{spell(value)} is not a choice of "
                                f"{name!r}", expected="one of " + ", ".join(map(
-                                   spell, spec["choices"])))
+                                   spell_choice, spec["choices"])))
                 ok = False
                 continue
             overrides[name] = value

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import code_problems
-from ..errors import Problem, RulesdslError, RulesetError, did_you_mean, spell
+from ..errors import Problem, RulesdslError, RulesetError, did_you_mean, spell, spell_choice
 from ..language.merge import merge_documents
 from ..language.structure import check_structure
 from ..language.yamlio import MAX_FILE_BYTES, Document, load_yaml
@@ -375,7 +375,7 @@ def compile_variant(ruleset: Ruleset, players: int | None = None,
         choices = declared[name].get("choices")
         if choices is not None and value not in choices:
             raise RulesdslError(f"option {name} of {ruleset.id} is one of "
-                                f"{', '.join(map(spell, choices))}, not {spell(value)}")
+                                f"{', '.join(map(spell_choice, choices))}, not {spell(value)}")
     if players is not None and players not in ruleset.player_counts:
         raise RulesdslError(f"{ruleset.id} is played by "
                             f"{' or '.join(map(str, ruleset.player_counts))} players, "
