@@ -3,27 +3,36 @@
 One adapter serves every family through the common state API. Card games build a play
 one card kind at a time, then commit it: the distinct follows of a 3-deck trick game run
 to hundreds of millions, too many to number, so the mask allows exactly the card kinds
-that can still complete a legal play (`state.completable`, a feasibility check, never an
+that can still complete a legal play (`state.addable`, a feasibility check, never an
 enumeration). Tile games number their few actions directly. The layouts are in
-docs/environment.md; observations are built from `state.observation(seat)`, so an agent
-sees exactly what that seat may see.
+docs/environment.md.
+
+Observations are written straight from the engine state's own data (hands as count
+vectors, the trick or the play to beat, melds, discards, the log's plays), holding
+exactly what `state.observation(seat)` shows that seat; nothing is formatted as text and
+read back on the way. tests/test_env_arrays.py checks, step by step, that the arrays
+equal the ones built by reading `observation()` itself.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import random
+from itertools import islice
+from typing import Any, NamedTuple
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .. import notation as nt
-from ..engine.base import VOID_SUITS, Action
+from ..engine.base import TILE_ACTIONS, VOID_SUITS, Action, EngineState
 from ..model.ruleset import Ruleset
 
 CARD_KINDS = nt.CARD_KINDS
 TILE_KINDS = nt.TILE_KINDS
-CARD_COMMIT_KINDS = ("play", "bury", "declare")  # what a built set of cards is played as
+# What a built set of cards is committed as, tried in this order: played, buried,
+# declared, given as tribute or given back (the phase allows one of them at most).
+CARD_COMMIT_KINDS = ("play", "bury", "declare", "tribute", "return")
 PHASES = {
     "trick": ("deal", "bury", "play", "over"),
     "shedding": ("auction", "play", "over"),
@@ -31,6 +40,13 @@ PHASES = {
 }
 TRUMP_SUITS = (*nt.SUITS, None)
 LEVELS = tuple(range(2, 15))
+VOID_INDEX = {kind: i for i, kind in enumerate(VOID_SUITS.values())}  # void kind -> m, p, s
+
+# A card kind's weight in the key of a play's ranks (`_rank_key`): plays of the same
+# ranks have the same key. Two rank multisets sharing a key (random 64-bit weights: next
+# to never) would only cost a legality check.
+_RANK_WEIGHT = [random.Random(f"rank {r}").getrandbits(64) for r in range(32)]
+_KIND_WEIGHT = [_RANK_WEIGHT[nt.card_rank(k)] for k in range(CARD_KINDS)]
 
 
 class CardLayout:
@@ -66,6 +82,8 @@ class TileLayout:
     ADDED_KONG = CONCEALED_KONG + TILE_KINDS
     VOID = ADDED_KONG + TILE_KINDS  # + 0, 1, 2: void m, p, s (定缺)
     size = VOID + len(VOID_SUITS)
+    _BASE = {"discard": DISCARD, "concealed_kong": CONCEALED_KONG, "added_kong": ADDED_KONG}
+    _FIXED = {"pass": PASS, "win": WIN, "pung": PUNG, "kong": KONG}
 
     def names(self) -> list[str]:
         out = ["pass", "win", "pung", "kong", "chow low", "chow middle", "chow high"]
@@ -75,22 +93,179 @@ class TileLayout:
         return out
 
     def index(self, act: Action, discard: int | None) -> int:
-        if act.kind == "pass":
-            return self.PASS
-        if act.kind == "win":
-            return self.WIN
-        if act.kind == "pung":
-            return self.PUNG
-        if act.kind == "kong":
-            return self.KONG
-        if act.kind == "chow":
+        kind = act.kind
+        fixed = self._FIXED.get(kind)
+        if fixed is not None:
+            return fixed
+        if kind == "chow":
             assert discard is not None
             return self.CHOW + sum(1 for t in act.cards if t < discard)
-        if act.kind == "void":
-            return self.VOID + list(VOID_SUITS.values()).index(act.cards[0])
-        base = {"discard": self.DISCARD, "concealed_kong": self.CONCEALED_KONG,
-                "added_kong": self.ADDED_KONG}[act.kind]
-        return base + act.cards[0]
+        if kind == "void":
+            return self.VOID + VOID_INDEX[act.cards[0]]
+        return self._BASE[kind] + act.cards[0]
+
+
+class CardBlocks(NamedTuple):
+    """Where each block of a card game's observation starts (docs/environment.md)."""
+
+    hand: int
+    building: int
+    table: int
+    played: int
+    kitty: int
+    sizes: int
+    trump: int
+    level: int
+    captured: int
+    points: int
+    size: int
+
+
+class TileBlocks(NamedTuple):
+    """Where each block of a tile game's observation starts (docs/environment.md)."""
+
+    hand: int
+    melds: int
+    discards: int
+    flowers: int
+    last: int
+    turned: int
+    wall: int
+    sizes: int
+    voids: int
+    won: int
+    size: int
+
+
+def card_blocks(head: int, p: int) -> CardBlocks:
+    hand = head
+    building = hand + CARD_KINDS
+    table = building + CARD_KINDS
+    played = table + p * CARD_KINDS
+    kitty = played + p * CARD_KINDS
+    sizes = kitty + CARD_KINDS
+    trump = sizes + p
+    level = trump + len(TRUMP_SUITS)
+    captured = level + len(LEVELS)
+    points = captured + p
+    return CardBlocks(hand, building, table, played, kitty, sizes, trump, level, captured,
+                      points, points + 1)
+
+
+def tile_blocks(head: int, p: int) -> TileBlocks:
+    hand = head
+    melds = hand + TILE_KINDS
+    discards = melds + p * TILE_KINDS
+    flowers = discards + p * TILE_KINDS
+    last = flowers + p * TILE_KINDS
+    turned = last + TILE_KINDS
+    wall = turned + TILE_KINDS
+    sizes = wall + 1
+    voids = sizes + p
+    won = voids + p * len(VOID_SUITS)
+    return TileBlocks(hand, melds, discards, flowers, last, turned, wall, sizes, voids, won,
+                      won + p)
+
+
+class _Listing:
+    """One decision's listed card actions, for a state whose `addable` is the engine's
+    default (it reads the listed actions): which card kinds still grow a partial play (the
+    same answer, kept per partial as the plays holding it, narrowed as cards are added),
+    and the rank keys of the listed plays (a built set whose ranks no listed action shows
+    is no legal action: no legality check needed)."""
+
+    def __init__(self, state: Any, log_length: int, token: int):
+        self.state = state
+        self.log_length = log_length
+        self.token = token
+        actions = list(state.legal_actions())
+        self.plain = [a for a in actions if not a.cards]  # pass, claim, bids
+        shown = [a for a in actions if a.cards and a.kind not in TILE_ACTIONS]
+        self.kinds = {a.kind for a in shown}
+        self.cards = [a.cards for a in shown]
+        self._anywhere: list[int] | None = None
+        self._keys: dict[int, set[int]] | None = None  # play size -> rank keys
+        # the last partial asked about and the listed plays holding it
+        self._partial: tuple[int, ...] = ()
+        self._holding = self.cards
+
+    def addable(self, partial: tuple[int, ...]) -> list[int]:
+        """EngineState.addable: the kinds some listed play holding `partial` has more of."""
+        if not partial:
+            if self._anywhere is None:
+                self._anywhere = list(set().union(*self.cards))
+            return self._anywhere
+        last = self._partial
+        if len(partial) == len(last) + 1 and _extends(partial, last):
+            kind = _added(partial, last)
+            n = partial.count(kind)
+            holding = [c for c in self._holding if kind in c] if n == 1 else \
+                [c for c in self._holding if c.count(kind) >= n]
+        else:
+            need = {k: partial.count(k) for k in set(partial)}
+            holding = [c for c in self.cards if all(c.count(k) >= n for k, n in need.items())]
+        self._partial, self._holding = partial, holding
+        out = set().union(*holding)
+        for k in set(partial):
+            if k in out:
+                n = partial.count(k)
+                if not any(c.count(k) > n for c in holding):
+                    out.discard(k)
+        return list(out)
+
+    def may_commit(self, partial: tuple[int, ...]) -> bool:
+        """Could these cards be a listed action (their ranks are some listed play's)?"""
+        if self._partial == partial and partial in self._holding:
+            return True  # listed as they are
+        keys = self._keys
+        if keys is None:
+            keys = self._keys = {}
+            for c in self.cards:
+                keys.setdefault(len(c), set()).add(_rank_key(c))
+        return _rank_key(partial) in keys.get(len(partial), ())
+
+
+def _rank_key(cards: tuple[int, ...]) -> int:
+    """A key of the cards' ranks: cards of the same ranks (suits aside) share it."""
+    return sum([_KIND_WEIGHT[k] for k in cards])
+
+
+def _extends(partial: tuple[int, ...], last: tuple[int, ...]) -> bool:
+    """Is `partial` (sorted) `last` (sorted) with one more card?"""
+    i = 0
+    skipped = False
+    for k in partial:
+        if i < len(last) and last[i] == k:
+            i += 1
+        elif skipped:
+            return False
+        else:
+            skipped = True
+    return i == len(last)
+
+
+def _added(partial: tuple[int, ...], last: tuple[int, ...]) -> int:
+    for i, k in enumerate(last):
+        if partial[i] != k:
+            return partial[i]
+    return partial[-1]
+
+
+# A log event's cards (the engines log plays as text): each distinct text is read once.
+_PLAY_COUNTS: dict[str, np.ndarray] = {}
+
+
+def _play_counts(text: str) -> np.ndarray:
+    out = _PLAY_COUNTS.get(text)
+    if out is None:
+        if len(_PLAY_COUNTS) > 100_000:
+            _PLAY_COUNTS.clear()
+        out = np.zeros(CARD_KINDS, np.float32)
+        for k in nt.parse_cards(text):
+            if 0 <= k < CARD_KINDS:
+                out[k] += 1.0
+        _PLAY_COUNTS[text] = out
+    return out
 
 
 class RulesetEnv(AECEnv):
@@ -107,11 +282,19 @@ class RulesetEnv(AECEnv):
         self.hands = hands
         self.family = ruleset.family
         self.players = ruleset.players
-        self.possible_agents = [f"player_{i}" for i in range(self.players)]
+        p = self.players
+        self.possible_agents = [f"player_{i}" for i in range(p)]
         self.layout: CardLayout | TileLayout = (
             TileLayout() if self.family == "tiles" else CardLayout(ruleset))
         self.metadata = {**self.metadata, "name": f"rulesdsl_{ruleset.id}"}
-        self.obs_size = len(self._zero_observation())
+        self._phases = {x: i for i, x in enumerate(PHASES[self.family])}
+        head = len(self._phases) + 2 * p
+        self.blocks: CardBlocks | TileBlocks = (
+            tile_blocks(head, p) if self.family == "tiles" else card_blocks(head, p))
+        self.obs_size = self.blocks.size
+        # per seat, the absolute seats in relative order (the observer first)
+        self._orders = [[(seat + r) % p for r in range(p)] for seat in range(p)]
+        self._order_arrays = [np.array(o) for o in self._orders]
         obs_space = spaces.Dict({
             "observation": spaces.Box(-1e6, 1e6, (self.obs_size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.layout.size,), np.int8),
@@ -121,6 +304,14 @@ class RulesetEnv(AECEnv):
         self._act_spaces = {a: act_space for a in self.possible_agents}
         self.state: Any = None
         self.building: list[int] = []
+        self._token = 0  # bumped by every action the environment applies
+        self._listing: _Listing | None = None
+        self._mask_cache: np.ndarray | None = None
+        # (state, token, built cards, the action committing them or None), from the mask
+        self._commit: tuple[Any, int, tuple[int, ...], Action | None] | None = None
+        # (state, token, log length, index -> the action it names), from the mask
+        self._tile_actions: tuple[Any, int, int, dict[int, Action]] | None = None
+        self._log_memo: list[Any] | None = None
 
     # ------------------------------------------------------------ PettingZoo API
 
@@ -133,22 +324,27 @@ class RulesetEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.state = self.ruleset.new_game(seed=0 if seed is None else seed, hands=self.hands)
         self.building = []
+        self._token += 1
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
-        self._mask_cache: np.ndarray | None = None
+        self._mask_cache = None
         self.agent_selection = self.possible_agents[self.state.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
-        obs = np.asarray(self._encode(seat), dtype=np.float32)
-        if self.state.is_terminal() or seat != self.state.current_player:
+        st = self.state
+        if self.family == "tiles":
+            obs = self._tile_observation(st, seat)
+        else:
+            obs = self._card_observation(st, seat)
+        if st.is_terminal() or seat != st.current_player:
             mask = np.zeros(self.layout.size, np.int8)
         else:
-            mask = self.action_mask()
+            mask = self.action_mask().copy()
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any = None) -> None:
@@ -164,21 +360,24 @@ class RulesetEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)  # refuses anything but None
             return
-        index = _action_index(action, self.layout.size, agent)
+        size = self.layout.size
+        index = _action_index(action, size, agent)
         mask = self.action_mask()
-        if not 0 <= index < self.layout.size or not mask[index]:
+        if not 0 <= index < size or not mask[index]:
             raise ValueError(f"action {index} ({self._name(index)}) is not allowed now")
         self._cumulative_rewards[agent] = 0.0
         finished = self._take(index)
         self._mask_cache = None
-        if finished and self.state.is_terminal():
-            returns = self.state.returns()
+        st = self.state
+        over = st.is_terminal()
+        if finished and over:
+            returns = st.returns()
             self.rewards = {a: float(returns[i]) for i, a in enumerate(self.possible_agents)}
             self.terminations = {a: True for a in self.agents}
         else:
             self.rewards = {a: 0.0 for a in self.agents}
-        if not self.state.is_terminal():
-            self.agent_selection = self.possible_agents[self.state.current_player]
+        if not over:
+            self.agent_selection = self.possible_agents[st.current_player]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -230,39 +429,64 @@ class RulesetEnv(AECEnv):
     def _take(self, index: int) -> bool:
         """Apply an action index; True when it changed the game (not only the build)."""
         if self.family == "tiles":
-            self.state.apply(self._tile_action(index))
+            act = self._tile_action(index)
+            self._token += 1
+            self.state.apply(act)
             return True
-        lay = self.layout
-        assert isinstance(lay, CardLayout)
         if index < CARD_KINDS:
             self.building.append(index)
             return False
         act = self._card_action(index)
         assert act is not None
+        self._token += 1
         self.state.apply(act)
         self.building = []
         return True
 
+    def _decision(self) -> _Listing | None:
+        """This decision's listed card actions, when the state's `addable` reads them
+        (None for a state with its own `addable`, whose actions are too many to list)."""
+        st = self.state
+        if type(st).addable is not EngineState.addable:
+            return None
+        known = self._listing
+        if known is None or known.state is not st or known.token != self._token \
+                or known.log_length != len(st.log):
+            known = self._listing = _Listing(st, len(st.log), self._token)
+        return known
+
     def _card_action(self, index: int) -> Action | None:
         lay = self.layout
         assert isinstance(lay, CardLayout)
-        cards = tuple(sorted(self.building))
         if index == lay.pass_:
             return Action("pass")
         if index == lay.claim:
             return Action("claim")
         if lay.first_bid <= index < lay.size:
             return Action("bid", amount=lay.bids[index - lay.first_bid])
-        if not cards:
+        if not self.building:
             return None
+        cards = tuple(sorted(self.building))
         if index == lay.commit:
-            for kind in CARD_COMMIT_KINDS:
-                act = Action(kind, cards)
-                if self.state.is_legal(act):
-                    return act
-            return None
+            known = self._commit  # what the mask found for these cards
+            if known is not None and known[0] is self.state and known[1] == self._token \
+                    and known[2] == cards and known[3] is not None:
+                return known[3]
+            return self._commit_action(cards, None)
         if lay.first_pattern <= index < lay.first_bid:
             return Action("play", cards, lay.patterns[index - lay.first_pattern])
+        return None
+
+    def _commit_action(self, cards: tuple[int, ...], listing: _Listing | None
+                       ) -> Action | None:
+        """The action committing the built cards (played, buried, declared …), or None."""
+        st = self.state
+        kinds = CARD_COMMIT_KINDS if listing is None else \
+            [k for k in CARD_COMMIT_KINDS if k in listing.kinds]
+        for kind in kinds:
+            act = Action(kind, cards)
+            if st.is_legal(act):
+                return act
         return None
 
     def _card_mask(self) -> np.ndarray:
@@ -270,31 +494,61 @@ class RulesetEnv(AECEnv):
         assert isinstance(lay, CardLayout)
         mask = np.zeros(lay.size, np.int8)
         st = self.state
-        if not self.building:
-            for index in (lay.pass_, lay.claim, *range(lay.first_bid, lay.size)):
-                act = self._card_action(index)
-                mask[index] = act is not None and st.is_legal(act)
-        for kind in st.addable(tuple(sorted(self.building))):
-            mask[kind] = 1
-        if self.building:
-            cards = tuple(sorted(self.building))
-            for kind in CARD_COMMIT_KINDS:
-                if st.is_legal(Action(kind, cards)):
-                    mask[lay.commit] = 1
-                    break
-            else:
+        if st.is_terminal():
+            return mask
+        listing = self._decision()
+        cards = tuple(sorted(self.building))
+        if listing is None:  # the state's own `addable`; every candidate checked
+            if not cards:
+                for index in (lay.pass_, lay.claim, *range(lay.first_bid, lay.size)):
+                    act = self._card_action(index)
+                    mask[index] = act is not None and st.is_legal(act)
+            mask[list(st.addable(cards))] = 1
+        else:
+            if not cards:  # the listed pass, claim and bids are the legal ones
+                for act in listing.plain:
+                    index = self._plain_index(act)
+                    if index is not None:
+                        mask[index] = 1
+            mask[listing.addable(cards)] = 1
+            if cards and not listing.may_commit(cards):
+                self._commit = (st, self._token, cards, None)
+                return mask
+        if cards:
+            act = self._commit_action(cards, listing)
+            self._commit = (st, self._token, cards, act)
+            if act is not None:
+                mask[lay.commit] = 1
+            elif listing is None or "play" in listing.kinds:
                 for i, name in enumerate(lay.patterns):
                     if st.is_legal(Action("play", cards, name)):
                         mask[lay.first_pattern + i] = 1
         return mask
 
+    def _plain_index(self, act: Action) -> int | None:
+        """The index of a pass, claim or bid (None: a bid the layout does not number)."""
+        lay = self.layout
+        assert isinstance(lay, CardLayout)
+        if act.kind == "pass":
+            return lay.pass_
+        if act.kind == "claim":
+            return lay.claim
+        if act.kind == "bid" and act.amount in lay.bids:
+            return lay.first_bid + lay.bids.index(act.amount)
+        return None
+
     def _tile_mask(self) -> np.ndarray:
         lay = self.layout
         assert isinstance(lay, TileLayout)
         mask = np.zeros(lay.size, np.int8)
+        st = self.state
         discard = self._last_discard()
-        for act in self.state.legal_actions():
-            mask[lay.index(act, discard)] = 1
+        by_index: dict[int, Action] = {}
+        for act in st.legal_actions():
+            index = lay.index(act, discard)
+            mask[index] = 1
+            by_index.setdefault(index, act)
+        self._tile_actions = (st, self._token, len(st.log), by_index)
         return mask
 
     def _last_discard(self) -> int | None:
@@ -304,107 +558,164 @@ class RulesetEnv(AECEnv):
         return None if last is None else last["tile"]
 
     def _tile_action(self, index: int) -> Action:
-        lay = self.layout
-        assert isinstance(lay, TileLayout)
-        discard = self._last_discard()
-        for act in self.state.legal_actions():
-            if lay.index(act, discard) == index:
-                return act
-        raise ValueError(f"action {index} is not legal now")  # the mask prevents this
+        known = self._tile_actions
+        st = self.state
+        if known is None or known[0] is not st or known[1] != self._token \
+                or known[2] != len(st.log):
+            self._tile_mask()
+            known = self._tile_actions
+            assert known is not None
+        act = known[3].get(index)
+        if act is None:
+            raise ValueError(f"action {index} is not legal now")  # the mask prevents this
+        return act
 
     # ------------------------------------------------------------ observations
 
-    def _zero_observation(self) -> list[float]:
-        self.state = self.ruleset.new_game(seed=0, hands=self.hands)
-        self.building = []
-        return self._encode(0)
-
-    def _encode(self, seat: int) -> list[float]:
-        obs = self.state.observation(seat)
+    def _head(self, out: np.ndarray, st: Any, seat: int, dealer: int | None) -> None:
+        """Phase one-hot, seat to act and dealer one-hot over relative seats."""
         p = self.players
-        order = [(seat + r) % p for r in range(p)]  # relative seats: me first
-        out: list[float] = []
-        phase = self.state.phase
-        phases = PHASES[self.family]
-        out += [1.0 if phase == x else 0.0 for x in phases]
-        out += _one_hot(p, None if obs.get("to_act") is None else order.index(obs["to_act"]))
-        dealer = obs.get("dealer")
-        out += _one_hot(p, None if dealer is None else order.index(dealer))
-        if self.family == "tiles":
-            out += self._encode_tiles(obs, order)
+        phase = self._phases.get(st.phase)
+        if phase is not None:
+            out[phase] = 1.0
+        base = len(self._phases)
+        to_act = st.to_act
+        if to_act is not None:
+            out[base + (to_act - seat) % p] = 1.0
+        if dealer is not None:
+            out[base + p + (dealer - seat) % p] = 1.0
+
+    def _card_observation(self, st: Any, seat: int) -> np.ndarray:
+        """What `observation(seat)` shows, as arrays: in the shedding family no dealer,
+        kitty, trump or level (the trump block says "none"), in the trick family no
+        captured points; the kitty only to the dealer in play, and to all once over."""
+        b = self.blocks
+        assert isinstance(b, CardBlocks)
+        p = self.players
+        out = np.zeros(b.size, np.float32)
+        trick = st.family == "trick"
+        self._head(out, st, seat, st.dealer if trick else None)
+        hands = st.hands
+        if hands:
+            hand = hands[seat]
+            out[b.hand:b.hand + len(hand)] = hand
+        if seat == st.current_player:
+            for k in self.building:
+                out[b.building + k] += 1.0
+        at = b.table
+        if trick:
+            for s, cards in st.trick:
+                base = at + (s - seat) % p * CARD_KINDS
+                for k in cards:
+                    out[base + k] += 1.0
         else:
-            out += self._encode_cards(obs, order, seat)
+            last = st.last
+            if last:
+                base = at + (last["seat"] - seat) % p * CARD_KINDS
+                out[base:base + CARD_KINDS] = _play_counts(last["cards"])
+        played = self._played(st)
+        if played is not None:
+            out[b.played:b.kitty] = played[self._order_arrays[seat]].ravel()
+        if trick and (st.phase == "over" or (st.dealer == seat and st.phase == "play")):
+            for k in st.kitty:
+                out[b.kitty + k] += 1.0
+        order = self._orders[seat]
+        if hands:
+            sizes = [sum(h) for h in hands]
+            out[b.sizes:b.trump] = [sizes[s] for s in order]
+        trump = st.trump if trick else None
+        if trump in TRUMP_SUITS:
+            out[b.trump + TRUMP_SUITS.index(trump)] = 1.0
+        if trick:
+            if 2 <= st.level <= 14:
+                out[b.level + st.level - 2] = 1.0
+            out[b.points] = st.defender_points
+        else:
+            captured = st.captured
+            if captured:
+                out[b.captured:b.points] = [captured[s] for s in order]
+            out[b.points] = st.round_points
         return out
 
-    def _encode_cards(self, obs: dict, order: list[int], seat: int) -> list[float]:
-        p = self.players
-        out = _card_counts(obs.get("hand", ""))
-        out += _counts(self.building if seat == self.state.current_player else [], CARD_KINDS)
-        table: dict[int, str] = {}
-        if "trick" in obs:
-            table = {s: cards for s, cards in obs["trick"]}
-        elif obs.get("last"):
-            table = {obs["last"]["seat"]: obs["last"]["cards"]}
-        played: dict[int, list[int]] = {s: [] for s in range(p)}
-        for event in obs.get("log", []):
-            if event.get("type") == "play" and event.get("hand", 0) == obs.get("hand_no", 0):
-                played[event["seat"]] += nt.parse_cards(event["cards"])
-        for s in order:
-            out += _card_counts(table.get(s, ""))
-        for s in order:
-            out += _counts(played[s], CARD_KINDS)
-        out += _card_counts(obs.get("kitty", ""))
-        sizes = obs.get("hand_sizes") or obs.get("cards_left") or [0] * p
-        out += [float(sizes[s]) for s in order]
-        out += _one_hot(len(TRUMP_SUITS), TRUMP_SUITS.index(obs.get("trump"))
-                        if obs.get("trump") in TRUMP_SUITS else None)
-        level = obs.get("level")
-        level_rank = nt.RANK_VALUES.get(level, None) if isinstance(level, str) else None
-        if isinstance(level, str) and level.isdigit():
-            level_rank = int(level)
-        out += _one_hot(len(LEVELS), LEVELS.index(level_rank) if level_rank in LEVELS else None)
-        captured = obs.get("captured") or [0] * p
-        out += [float(captured[s]) for s in order]
-        out += [float(obs.get("defender_points", obs.get("round_points", 0)))]
-        return out
+    def _played(self, st: Any) -> np.ndarray | None:
+        """The cards each seat has played in this hand (rows by absolute seat), from the
+        log's plays, each read once (the log only grows)."""
+        log = st.log
+        memo = self._log_memo
+        if memo is None or memo[0] is not log or memo[1] > len(log):
+            memo = self._log_memo = [log, 0, {}]
+        if memo[1] < len(log):
+            by_hand = memo[2]
+            for event in islice(log, memo[1], None):
+                if event.get("type") == "play":
+                    hand_no = event.get("hand", 0)
+                    rows = by_hand.get(hand_no)
+                    if rows is None:  # a new hand: the earlier ones are never asked again
+                        for done in [h for h in by_hand if h < hand_no]:
+                            del by_hand[done]
+                        rows = by_hand[hand_no] = np.zeros((self.players, CARD_KINDS),
+                                                           np.float32)
+                    rows[event["seat"]] += _play_counts(event["cards"])
+            memo[1] = len(log)
+        return memo[2].get(st.hand_no)
 
-    def _encode_tiles(self, obs: dict, order: list[int]) -> list[float]:
-        out = _tile_counts(obs.get("hand", ""))
-        mine = [t for meld in obs.get("melds", []) for t in _meld_tiles(meld)]
-        others = obs.get("others_melds", {})
+    def _tile_observation(self, st: Any, seat: int) -> np.ndarray:
+        """What `observation(seat)` shows, as arrays: the others' melds without their
+        concealed kongs, the others' voids once every seat has chosen."""
+        b = self.blocks
+        assert isinstance(b, TileBlocks)
+        out = np.zeros(b.size, np.float32)
+        self._head(out, st, seat, st.dealer)
+        if st.hands:
+            hand = st.hands[seat]
+            out[b.hand:b.hand + len(hand)] = hand
+        order = self._orders[seat]
+        melds, discards, flowers = st.melds, st.discards, st.flowers
         for r, s in enumerate(order):
-            if r == 0:
-                out += _counts(mine, TILE_KINDS)
-            else:
-                melds = others.get(str(s), others.get(s, []))
-                out += _counts([t for m in melds for t in _meld_tiles(m)], TILE_KINDS)
-        for s in order:
-            out += _tile_counts(obs.get("discards", [""] * self.players)[s])
-        for s in order:
-            out += _tile_counts(obs.get("flowers", [""] * self.players)[s])
-        last = obs.get("last_discard")
-        last_tile = None
-        if isinstance(last, dict):
-            tile = last["tile"]
-            last_tile = tile if isinstance(tile, int) else nt.parse_tiles(tile)[0]
-        out += _one_hot(TILE_KINDS, last_tile)
-        turned = obs.get("turned")
-        out += _one_hot(TILE_KINDS, nt.parse_tiles(turned)[0] if turned else None)
-        out += [float(obs.get("wall_left", 0))]
-        sizes = obs.get("hand_sizes", [0] * self.players)
-        out += [float(sizes[s]) for s in order]
-        voids = obs.get("voids") or [None] * self.players  # 定缺, as far as it is shown
-        for s in order:
-            out += _one_hot(len(VOID_SUITS), list(VOID_SUITS).index(voids[s])
-                            if voids[s] in VOID_SUITS else None)
-        won = obs.get("won", [])  # players out of play (血战到底)
-        out += [1.0 if s in won else 0.0 for s in order]
+            base = b.melds + r * TILE_KINDS
+            for kind, tile, concealed in melds[s]:
+                if r and concealed:
+                    continue
+                if kind == "chow":
+                    out[base + tile] += 1.0
+                    out[base + tile + 1] += 1.0
+                    out[base + tile + 2] += 1.0
+                else:
+                    out[base + tile] += 4.0 if "kong" in kind else 3.0
+            base = b.discards + r * TILE_KINDS
+            for t in discards[s]:
+                out[base + t] += 1.0
+            base = b.flowers + r * TILE_KINDS
+            for t in flowers[s]:
+                out[base + t] += 1.0
+        last = st.last_discard
+        if last is not None:
+            out[b.last + last["tile"]] = 1.0
+        if st.turned is not None:
+            out[b.turned + st.turned] = 1.0
+        out[b.wall] = st.back - st.front
+        sizes = [sum(h) for h in st.hands]
+        out[b.sizes:b.voids] = [sizes[s] for s in order]
+        voids = st.voids
+        if voids:
+            hidden = None in voids  # the others' voids show once every seat has chosen
+            for r, s in enumerate(order):
+                v = voids[s]
+                if v is not None and (r == 0 or not hidden) and v in VOID_INDEX:
+                    out[b.voids + r * len(VOID_SUITS) + VOID_INDEX[v]] = 1.0
+        if st.hand_wins:
+            won = {w["winner"] for w in st.hand_wins}
+            for r, s in enumerate(order):
+                if s in won:
+                    out[b.won + r] = 1.0
         return out
 
 
 def _action_index(action: Any, size: int, agent: str) -> int:
     """An action as an index: an int or numpy integer (a 0-d integer array too), never a
     bool, a float or text, which int() would quietly turn into some action."""
+    if type(action) is int:
+        return action
     if isinstance(action, np.ndarray) and action.shape == () and \
             np.issubdtype(action.dtype, np.integer):
         action = action.item()
@@ -415,42 +726,9 @@ def _action_index(action: Any, size: int, agent: str) -> int:
     return int(action)
 
 
-def _one_hot(n: int, index: int | None) -> list[float]:
-    out = [0.0] * n
-    if index is not None:
-        out[index] = 1.0
-    return out
-
-
-def _counts(kinds: list[int], size: int) -> list[float]:
-    out = [0.0] * size
-    for k in kinds:
-        if 0 <= k < size:
-            out[k] += 1.0
-    return out
-
-
-def _card_counts(text: str) -> list[float]:
-    return _counts(nt.parse_cards(text) if text else [], CARD_KINDS)
-
-
-def _tile_counts(text: str) -> list[float]:
-    return _counts(nt.parse_tiles(text) if text else [], TILE_KINDS)
-
-
-def _meld_tiles(meld: Any) -> list[int]:
-    """The tiles of a shown meld, as the tile engine's observation lists it."""
-    kind, first = meld[0], meld[1]
-    tile = nt.parse_tiles(first)[0] if isinstance(first, str) else int(first)
-    if kind == "chow":
-        return [tile, tile + 1, tile + 2]
-    return [tile] * (4 if "kong" in kind else 3)
-
-
 def make_env(ruleset: Ruleset | str, render_mode: str | None = None,
              hands: int = 1) -> RulesetEnv:
     from ..api import load
 
     rs = load(ruleset) if isinstance(ruleset, str) else ruleset
     return RulesetEnv(rs, render_mode=render_mode, hands=hands)
-
