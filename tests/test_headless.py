@@ -7,11 +7,13 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import rulesdsl
 from rulesdsl.headless.agents import make_agents
 from rulesdsl.headless.logs import play_game, replay
-from rulesdsl.headless.simulate import simulate
+from rulesdsl.headless.simulate import BATCHES_PER_CPU, batches, simulate
 
 from .conftest import ROOT
 
@@ -221,8 +223,19 @@ def test_simulate_on_a_local_ray_instance_matches_local_processes():
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        on_ray = simulate("wenling-hong-wu", 4, seed=9, backend="ray", progress=False)
+        # 12 games on 2 CPUs: 8 batches, some of two games.
+        on_ray = simulate("wenling-hong-wu", 12, seed=9, backend="ray", progress=False)
     finally:
         ray.shutdown()
-    local = simulate("wenling-hong-wu", 4, seed=9, workers=1, progress=False)
+    local = simulate("wenling-hong-wu", 12, seed=9, workers=1, progress=False)
     assert on_ray == local
+
+
+@given(st.integers(0, 700), st.integers(1, 64))
+def test_ray_batches_cover_the_games_in_order(games, cpus):
+    jobs = [(i,) for i in range(games)]
+    out = batches(jobs, cpus)
+    assert [job for batch in out for job in batch] == jobs
+    assert len(out) <= max(1, BATCHES_PER_CPU * cpus)
+    sizes = {len(b) for b in out}
+    assert all(sizes) and (not sizes or max(sizes) - min(sizes) <= 1)

@@ -175,10 +175,32 @@ def _ray_results(jobs: list[tuple], show: bool) -> list[dict[str, Any]]:
     if not ray.is_initialized():
         ray.init(address=os.environ.get("RAY_ADDRESS") or None, log_to_driver=False,
                  include_dashboard=False)
-    remote = ray.remote(_one)
-    futures = [remote.remote(job) for job in jobs]
-    # ray.get keeps the submission order: the numbers match the local backends.
-    return list(_with_progress(iter(ray.get(futures)), len(jobs), show))
+    remote = ray.remote(_batch)
+    cpus = int(ray.cluster_resources().get("CPU", 1))
+    futures = [remote.remote(batch) for batch in batches(jobs, cpus)]
+    # In submission order, batch by batch: the numbers match the local backends.
+    done = (result for future in futures for result in ray.get(future))
+    return list(_with_progress(done, len(jobs), show))
+
+
+BATCHES_PER_CPU = 4  # a few per CPU: balanced, yet a task's overhead spread over many games
+
+
+def batches(jobs: list[tuple], cpus: int) -> list[list[tuple]]:
+    """The jobs in order, cut into at most BATCHES_PER_CPU × cpus contiguous batches of
+    near-equal size (one task a game cost more in scheduling than the games took)."""
+    count = max(1, min(len(jobs), BATCHES_PER_CPU * max(cpus, 1)))
+    size, extra = divmod(len(jobs), count)
+    out, start = [], 0
+    for i in range(count):
+        end = start + size + (i < extra)
+        out.append(jobs[start:end])
+        start = end
+    return [b for b in out if b]
+
+
+def _batch(jobs: list[tuple]) -> list[dict[str, Any]]:
+    return [_one(job) for job in jobs]
 
 
 def simulate(ruleset_ref: str, games: int, seed: int = 0, workers: int = 1,
