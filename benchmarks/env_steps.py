@@ -27,7 +27,6 @@ import argparse
 import datetime
 import importlib.util
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -116,16 +115,11 @@ def timed(loop: Any, steps: int) -> tuple[float, float]:
 
 
 def machine() -> str:
-    cpu = platform.processor() or "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    """benchmarks/run.py's machine line, with the load average (this table runs alone)."""
+    from run import machine as described
+
     load = f", load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
-    return f"{os.cpu_count()} CPU(s), {cpu}, Python {platform.python_version()}{load}"
+    return described() + load
 
 
 def commit() -> str:
