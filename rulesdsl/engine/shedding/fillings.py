@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ...model.patterns import _fits, _Instance, _RankMatcher
 
-FILL_CACHE_LIMIT = 200_000  # demands whose fillings are kept before the cache starts afresh
+FILL_CACHE_LIMIT = 50_000  # demands whose fillings are kept before the cache starts afresh
 
 
 @dataclass

@@ -45,10 +45,15 @@ Play = tuple[int, ...]  # sorted rank keys
 FIELD = 16  # bits per rank in a packed count vector; counts stay far below 2**15
 FIELD_MASK = (1 << FIELD) - 1
 Option = tuple[int, int, _Instance, Reading]  # packed demand, rank mask, instance, reading
-CACHE_LIMIT = 20_000  # hands kept per game before the cache starts afresh
+# Every cache here is bounded and starts afresh when full, so a long run over one compiled
+# ruleset keeps a flat cost and memory (issue 22: 1,000 hands of any bundled ruleset stay
+# under 300 MB). A state keeps its own seats' plays (`_seat_hp`), so the hand caches only
+# serve positions met again (copies, restored states): a few thousand hands are plenty.
+CACHE_LIMIT = 4_000  # hands kept per game before the cache starts afresh
 # ...or lead entries held by those hands (a six-seat, four-deck hand with wilds has
 # thousands: counting hands alone let the cache grow to gigabytes).
-ENTRY_LIMIT = 2_000_000
+ENTRY_LIMIT = 250_000
+PLAY_LIMIT = 200_000  # plays whose entries (and sorted rank keys) are kept
 # A file within every other bound can still ask one hand for more plays than anyone could
 # choose from (runs of any height over eight packs, sixteen wilds filling long runs): past
 # this many plays or wild fillings in one hand the generator stops with a located error,
@@ -339,10 +344,12 @@ class MoveGenerator(WildFillings):
     def _lead_plays(self, ranks: Counter, packed_hand: int) -> HandPlays:
         held = self._held(ranks)
         sources = self._sources(held)
-        # Without wilds a play's readings depend on its cards alone (every hand holding it
-        # finds the same ones), so its entries are made once and shared by later hands.
-        known = self._entries_of if not held.joker_total else {}
-        if len(known) > 10 * CACHE_LIMIT:
+        # A play's readings depend on its cards alone, wild jokers included: every hand
+        # holding it finds the same ones (a demand is tried whenever the hand holds it but
+        # for as many cards as it has wilds, and its fillings spread the wilds over every
+        # split of naturals and wilds). So its entries are made once and shared.
+        known = self._entries_of
+        if len(known) > PLAY_LIMIT:
             known.clear()
         plays = dict.fromkeys(x[0] for items, _ in sources for x in items)
         new: dict[int, list[Reading]] = {p: [] for p in plays if p not in known}
@@ -403,6 +410,8 @@ class MoveGenerator(WildFillings):
         """The sorted rank keys of a packed demand."""
         play = self._play_of.get(packed)
         if play is None:
+            if len(self._play_of) > PLAY_LIMIT:
+                self._play_of.clear()
             play = self._play_of[packed] = tuple(
                 r for r, sh in self._shifts for _ in range((packed >> sh) & FIELD_MASK))
         return play
