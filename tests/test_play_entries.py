@@ -1,0 +1,77 @@
+"""A play's lead entries depend on its cards alone, wild cards included (issue 22).
+
+The move generator makes each play's entries once and shares them with every later hand
+holding the play (`_entries_of`), wild hands too. That is sound only if any hand holding
+a play finds the same readings for it. Checked here against the validator's own reader
+(`rulesdsl.model.patterns.readings`, which reads a set of cards with no hand around it):
+for random hands of the wild rulesets, read with one generator whose shared cache the
+earlier hands filled, every play's readings are (as values) the best reading per pattern that
+`readings` finds for its cards, and no play of the hand is missing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import rulesdsl
+from rulesdsl.model.patterns import readings
+
+
+def best_per_pattern(found) -> set:
+    best: dict[str, object] = {}
+    for x in found:
+        old = best.get(x.pattern)
+        if old is None or x.key > old.key:
+            best[x.pattern] = x
+    return set(best.values())
+
+
+def cards_for(play: tuple[int, ...], hand: list[int], rank_of: list[int]) -> list[int]:
+    """Card kinds from the hand realising a play's rank keys."""
+    left = Counter(play)
+    out = []
+    for kind, count in enumerate(hand):
+        r = rank_of[kind]
+        take = min(count, left[r])
+        out.extend([kind] * take)
+        left[r] -= take
+    assert not +left, "the hand does not hold the play"
+    return out
+
+
+@pytest.mark.parametrize("name", ["wenling-duijia-tong", "wenling-liujia-tong", "dou-dizhu"])
+def test_shared_entries_read_as_the_validator_reads_the_cards(name: str) -> None:
+    game = rulesdsl.load(name)
+    state = game.new_game(seed=3, hands=1)
+    moves, hc = state.moves, state.hc
+    deck = [k for k, c in enumerate(hc.ruleset.deck) for _ in range(c)]
+    jokers = [k for k in deck if k in hc.wild_of]
+    rng = random.Random(11)
+    checked = wild_plays = 0
+    for trial in range(20):
+        # Small hands (the reader is slow), with wild jokers in most of them.
+        cards = rng.sample([k for k in deck if k not in hc.wild_of], rng.randint(10, 18))
+        cards += rng.sample(jokers, min(len(jokers), rng.randint(0, 4)))
+        hand = [0] * len(hc.ruleset.deck)
+        for k in cards:
+            hand[k] += 1
+        hp = moves.hand_plays(hand)  # the shared cache holds the earlier hands' plays
+        listed: dict[tuple[int, ...], set] = {}
+        for e in hp.entries:
+            listed.setdefault(e.play, set()).add(e.reading)
+        for play, got in listed.items():
+            kinds = cards_for(play, hand, moves.rank_of)
+            assert got == best_per_pattern(readings(hc, kinds)), (trial, play)
+            checked += 1
+            wild_plays += any(k in hc.wild_of for k in kinds)
+        # No play is missing: every sub-multiset of a few held cards that reads is listed.
+        for _ in range(60):
+            pick = rng.sample(cards, rng.randint(1, min(6, len(cards))))
+            if readings(hc, pick):
+                assert moves.play_key(tuple(pick)) in listed, (trial, pick)
+    assert checked > 200
+    if jokers:
+        assert wild_plays > 50
