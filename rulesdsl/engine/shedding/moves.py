@@ -35,13 +35,13 @@ from ...model.patterns import (
     _make,
     _part_walk_size,
     _RankMatcher,
-    beats,
     exclusive_readings,
 )
 from ...model.ruleset import PatternDef
 from .fillings import WildFillings, _Held
+from .hand_plays import Entry, HandPlays, Play, Shape, entry_order, shape_of
 
-Play = tuple[int, ...]  # sorted rank keys
+__all__ = ["Entry", "HandPlays", "LeadPlaysBound", "MoveGenerator", "Play"]
 FIELD = 16  # bits per rank in a packed count vector; counts stay far below 2**15
 FIELD_MASK = (1 << FIELD) - 1
 Option = tuple[int, int, _Instance, Reading]  # packed demand, rank mask, instance, reading
@@ -71,95 +71,6 @@ class LeadPlaysBound(RulesdslError):
         where = f"{pd.located}pattern {pd.name!r}: " if pd is not None else ""
         super().__init__(f"{where}the lead plays of a hand of {cards} cards number more "
                          f"than {MAX_LEAD_PLAYS} (max lead plays)")
-
-
-class Entry(NamedTuple):
-    """One lead action of a hand: a play, and its pattern when the play has several."""
-
-    play: Play
-    name: str | None  # the pattern named in the action (None: the play has one reading)
-    reading: Reading
-    packed: int  # the play's rank demand, packed
-    shape: tuple[str, int] | None  # (pattern, size) to follow with; None for a bomb
-
-
-class HandPlays:
-    """The lead plays of one rank-count vector, indexed for following."""
-
-    def __init__(self, packed: int, entries: list[Entry], guard: int,
-                 parent: HandPlays | None = None):
-        self.packed = packed  # the hand's rank counts
-        self.entries = entries  # sorted by (play, name): the order of legal_actions()
-        self._guard = guard
-        self._plays: dict[Play, list[Reading]] | None = None
-        # The larger hand these plays were pruned from: its indexes, filtered, are ours.
-        self._parent = parent
-        # Non-bomb entries of one (pattern, size), in entry order; made when first asked.
-        self._shapes: dict[tuple[str, int], list[Entry]] = {}
-        self._bombs: list[Entry] | None = None
-
-    @property
-    def plays(self) -> dict[Play, list[Reading]]:
-        """Each play's readings (one per pattern, sorted by name)."""
-        if self._plays is None:
-            plays: dict[Play, list[Reading]] = {}
-            for e in self.entries:
-                plays.setdefault(e.play, []).append(e.reading)
-            self._plays = plays
-        return self._plays
-
-    def _held(self, entries: list[Entry]) -> list[Entry]:
-        g = self._guard
-        cg = self.packed | g
-        return [e for e in entries if (cg - e.packed) & g == g]
-
-    def _shape(self, shape: tuple[str, int]) -> list[Entry]:
-        out = self._shapes.get(shape)
-        if out is None:
-            parent = self._parent
-            known = None if parent is None else parent._shapes.get(shape)
-            if known is not None:
-                out = self._held(known)
-            else:
-                out = [e for e in self.entries if e.shape == shape]
-            self._shapes[shape] = out
-        return out
-
-    def _bomb_entries(self) -> list[Entry]:
-        out = self._bombs
-        if out is None:
-            parent = self._parent
-            if parent is not None and parent._bombs is not None:
-                out = self._held(parent._bombs)
-            else:
-                out = [e for e in self.entries if e.reading.bomb]
-            self._bombs = out
-        return out
-
-    def beating(self, hc: HandContext, after: Reading) -> list[Entry]:
-        """The entries whose reading beats `after`, in entry order."""
-        bombs = self._bomb_entries()
-        if after.bomb:
-            return [e for e in bombs if beats(hc, e.reading, after)]
-        key = after.key
-        same = [e for e in self._shape((after.pattern, after.size)) if e.reading.key > key]
-        above = hc.ruleset.classes_above(after.pattern) if hc.ruleset.classes else ()
-        for pattern in above:  # a higher class of the same size beats it whatever its key
-            same.extend(self._shape((pattern, after.size)))
-        if above or (bombs and same):
-            return sorted(same + bombs, key=_entry_order)
-        return same or list(bombs)
-
-    def pruned(self, packed: int) -> HandPlays:
-        """The plays a smaller hand (packed counts) still holds."""
-        g = self._guard
-        cg = packed | g
-        return HandPlays(packed, [e for e in self.entries if (cg - e.packed) & g == g], g,
-                         self)
-
-
-def _entry_order(e: Entry) -> tuple[Play, str]:
-    return e.play, e.name or ""
 
 
 class _Plan(NamedTuple):
@@ -229,6 +140,9 @@ class MoveGenerator(WildFillings):
         self._searching: PatternDef | None = None
         self._cards = 0
         self._counting = False  # count_lead_plays: wild fillings counted, not made
+        self._pattern_named = {pd.name: pd for pd in r.patterns}
+        self._flat_sized: dict[tuple[int, int], list[Option]] = {}
+        self._flat_ends: dict[int, list[int]] = {}  # pattern -> end of each size's instances
 
     # ------------------------------------------------------------ hands
 
@@ -277,10 +191,87 @@ class MoveGenerator(WildFillings):
             packed = self.pack(ranks.items())
             hp = self._by_ranks.get(packed)
             if hp is None:
-                hp = self._lead_plays(ranks, packed)
+                hp = HandPlays(packed, None, self.guard, None, self)  # made on demand
                 self._remember(hp)
             self._remember_kinds(key, hp)
         return hp
+
+    # ------------------------------------------------------------ made on demand
+    # (HandPlays asks: a hand's every lead play, one shape's, or its bombs.)
+
+    def lead_entries(self, packed: int) -> list[Entry]:
+        entries = self._lead_plays(self._ranks_of(packed), packed).entries
+        self._cached_entries += len(entries)
+        return entries
+
+    def shape_entries(self, packed: int, shape: Shape) -> list[Entry]:
+        """The lead entries of one (pattern, size), in entry order: the plays of that
+        pattern the hand holds, each read as the full list reads it (its readings depend
+        on its cards alone)."""
+        pd = self._pattern_named[shape[0]]
+        plays = self._candidates([pd], self._held(self._ranks_of(packed)), shape[1])
+        out = [e for p in plays for e in self.play_entries(p) if e.shape == shape]
+        out.sort(key=entry_order)
+        return out
+
+    def bomb_entries(self, packed: int) -> list[Entry]:
+        """The lead entries read as bombs, in entry order."""
+        pds = [pd for pd in self.hc.ruleset.patterns if pd.bomb]
+        plays = self._candidates(pds, self._held(self._ranks_of(packed))) if pds else []
+        out = [e for p in plays for e in self.play_entries(p) if e.reading.bomb]
+        out.sort(key=entry_order)
+        return out
+
+    def play_entries(self, packed: int) -> list[Entry]:
+        """A play's lead entries, as any hand holding it lists them: made from the play's
+        own cards taken as a hand (the plays of it that use every card), and kept."""
+        known = self._entries_of.get(packed)
+        if known is None:
+            if len(self._entries_of) > 10 * CACHE_LIMIT:
+                self._entries_of.clear()
+            found = [x[at] for items, at in self._sources(self._held(self._ranks_of(packed)))
+                     for x in items if x[0] == packed]
+            known = self._entries_of[packed] = self._entries(packed, found)
+        return known[1]
+
+    def _candidates(self, pds: list[PatternDef], held: _Held, size: int | None = None) \
+            -> list[int]:
+        """The distinct plays (packed) of these patterns the hand holds, of one size."""
+        self._held_memo = {}
+        self._left, self._cards = MAX_LEAD_PLAYS, held.total
+        found: dict[int, None] = {}
+        for pd in pds:
+            self._searching = pd
+            if size is not None and pd.shape in ("group", "run") and \
+                    (pd.run is None or pd.run.group_max is None):
+                # Only the instances of that size: fillings keep a demand's size.
+                for x in self._sized_options(pd, held, size):
+                    if held.joker_total:
+                        found.update(dict.fromkeys(self._fill(x[2], held, pd.wilds)))
+                    else:
+                        found[x[0]] = None
+                continue
+            items, at = self._pattern_source(pd, held)
+            for x in items:
+                if size is None or x[at].size == size:
+                    found[x[0]] = None
+        return list(found)
+
+    def _sized_options(self, pd: PatternDef, held: _Held, size: int) -> list[Option]:
+        """The instances of one size of a group or run pattern the hand holds."""
+        key = (id(pd), size)
+        flat = self._flat_sized.get(key)
+        if flat is None:
+            flat = self._flat_sized[key] = [x for x in self._flat_instances(pd, size)
+                                            if x[2].size == size]
+        if not held.joker_total:
+            g = self.guard
+            cg = held.packed | g
+            return [x for x in flat if (cg - x[0]) & g == g]
+        return [x for x in flat if self._fits_hand(x[0], x[2].demand, held)]
+
+    def _ranks_of(self, packed: int) -> Counter:
+        return Counter(dict(self._unpack(packed)))
 
     def played(self, hp: HandPlays, cards: tuple[int, ...]) -> HandPlays:
         """The plays left once `cards` are played from a hand whose plays are `hp`: the
@@ -296,7 +287,8 @@ class MoveGenerator(WildFillings):
         return out
 
     def _remember(self, hp: HandPlays) -> None:
-        self._cached_entries += len(hp.entries)
+        if hp.made:
+            self._cached_entries += len(hp.entries)
         if len(self._by_ranks) > CACHE_LIMIT or self._cached_entries > ENTRY_LIMIT:
             # Both indexes go: _by_kinds would otherwise keep the dropped hands alive.
             self._by_ranks.clear()
@@ -373,21 +365,24 @@ class MoveGenerator(WildFillings):
         sources: list[tuple[list, int]] = []
         for pd in self.hc.ruleset.patterns:
             self._searching = pd
-            if pd.shape == "any":
-                sources.append((self._any_plays(pd, held), 1))
-            elif pd.run is not None and pd.run.group_max is not None:
-                sources.append((self._varying_runs(pd, held), 1))
-            elif held.joker_total:
-                sources.append((list(self._pattern_plays(pd, held)), 1))
-            elif pd.shape == "parts" and not self._has_cap(pd):
-                sources.append((self._composites(pd, held), 1))  # played as they are
-            elif pd.shape in ("group", "run"):
-                options = self._held_options(pd, held)
-                self._spend(len(options))
-                sources.append((options, 3))
-            else:
-                sources.append((list(self._pattern_plays(pd, held)), 1))
+            sources.append(self._pattern_source(pd, held))
         return sources
+
+    def _pattern_source(self, pd: PatternDef, held: _Held) -> tuple[list, int]:
+        """One pattern's plays in the hand, as _sources lists them."""
+        if pd.shape == "any":
+            return self._any_plays(pd, held), 1
+        if pd.run is not None and pd.run.group_max is not None:
+            return self._varying_runs(pd, held), 1
+        if held.joker_total:
+            return list(self._pattern_plays(pd, held)), 1
+        if pd.shape == "parts" and not self._has_cap(pd):
+            return self._composites(pd, held), 1  # played as they are
+        if pd.shape in ("group", "run"):
+            options = self._held_options(pd, held)
+            self._spend(len(options))
+            return options, 3
+        return list(self._pattern_plays(pd, held)), 1
 
     def _entries(self, packed: int, found: list[Reading]) -> tuple[Play, list[Entry]]:
         """A play's lead actions from the readings found for it: the best reading of
@@ -400,10 +395,10 @@ class MoveGenerator(WildFillings):
                 best[x.pattern] = x
         rs = list(best.values())
         if len(rs) == 1:
-            return play, [Entry(play, None, rs[0], packed, _shape(rs[0]))]
+            return play, [Entry(play, None, rs[0], packed, shape_of(rs[0]))]
         rs = exclusive_readings(self.hc.ruleset, rs)
         rs.sort(key=lambda x: x.pattern)
-        return play, [Entry(play, x.pattern if len(rs) > 1 else None, x, packed, _shape(x))
+        return play, [Entry(play, x.pattern if len(rs) > 1 else None, x, packed, shape_of(x))
                       for x in rs]
 
     def _play(self, packed: int) -> Play:
@@ -567,6 +562,7 @@ class MoveGenerator(WildFillings):
         if upto < size:
             upto = max(size, self.max_size)
             out = []
+            ends = self._flat_ends[id(pd)] = [0]  # ends[n]: instances of at most n cards
             for n in range(1, upto + 1):
                 for inst in self.matcher.instances(pd, n):
                     packed = self.pack(inst.demand)
@@ -574,6 +570,7 @@ class MoveGenerator(WildFillings):
                         packed, tuple(r for r, c in inst.demand for _ in range(c)))
                     out.append((packed, self._mask(inst.ranks), inst,
                                 self._reading(pd, inst.size, inst.key, inst.top)))
+                ends.append(len(out))
             self._flat[id(pd)] = (upto, out)
         return out
 
@@ -592,6 +589,9 @@ class MoveGenerator(WildFillings):
                 out = self._held_memo[key] = self._held_options(pd, held)
             return out
         flat = self._flat_instances(pd, held.total)
+        ends = self._flat_ends[id(pd)]  # instances come by size: none larger than the hand
+        if held.total < len(ends) - 1:
+            flat = flat[:ends[held.total]]
         if not held.joker_total:
             g = self.guard
             cg = held.packed | g
@@ -820,10 +820,6 @@ class MoveGenerator(WildFillings):
                 capped = {inst.demand for inst in self.matcher.instances(pd, n)}
             self._capped[key] = capped
         return self._capped[key]
-
-def _shape(r: Reading) -> tuple[str, int] | None:
-    return None if r.bomb else (r.pattern, r.size)
-
 
 def _first(row: tuple[Play, list[Entry]]) -> Play:
     return row[0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from ... import notation as nt
@@ -354,13 +355,20 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
         known = self._seat_hp.get(seat)
         if known is not None and known[0] is hand:
             return known[1]
-        try:
+        with self._bounded(seat):
             hp = self._moves.hand_plays(hand)
-        except LeadPlaysBound as exc:  # raised before anything changes
-            raise PlayError(f"{exc} (seed {self.seed}, hand {self.hand_no}, seat {seat})"
-                            ) from None
         self._seat_hp[seat] = (hand, hp)
         return hp
+
+    @contextmanager
+    def _bounded(self, seat: int) -> Iterator[None]:
+        """A hand's plays past MAX_LEAD_PLAYS (made when first asked for) as a PlayError
+        naming the game; raised before anything changes."""
+        try:
+            yield
+        except LeadPlaysBound as exc:
+            raise PlayError(f"{exc} (seed {self.seed}, hand {self.hand_no}, seat {seat})"
+                            ) from None
 
     def _reading_of_last(self) -> Reading | None:
         last = self.last
@@ -541,7 +549,20 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
         """The reading of a held play found among the hand's listed plays (what the full
         check would return), or None when it is not listed here."""
         hp = self._seat_plays(seat)
-        rs = hp.plays.get(self._moves.play_key(act.cards))
+        key = self._moves.play_key(act.cards)
+        if self.last is not None and self.last["seat"] != seat:
+            # A follow: among the plays that beat the last (made by shape, not in full).
+            prev = self._reading_of_last()
+            assert prev is not None
+            with self._bounded(seat):
+                found = [e for e in hp.beating(self._hc, prev) if e.play == key]
+            if not found:
+                return None
+            if act.pattern is None:
+                return found[0].reading if found[0].name is None else None  # must name one
+            return next((e.reading for e in found if e.reading.pattern == act.pattern), None)
+        with self._bounded(seat):
+            rs = hp.plays.get(key)
         if not rs:
             return None
         if act.pattern is None:
@@ -583,13 +604,14 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
         g = self.game
         hand = self.hands[seat]
         hp = self._seat_plays(seat)
-        if self.last is None or self.last["seat"] == seat:
-            must = self._must_play() if self.last is None else None
-            entries = hp.entries if must is None else self._holding(hp, must)
-            return hand, self._restricted(seat, hp, entries), False
-        prev = self._reading_of_last()
-        assert prev is not None
-        entries = self._restricted(seat, hp, hp.beating(self._hc, prev))
+        with self._bounded(seat):
+            if self.last is None or self.last["seat"] == seat:
+                must = self._must_play() if self.last is None else None
+                entries = hp.entries if must is None else self._holding(hp, must)
+                return hand, self._restricted(seat, hp, entries), False
+            prev = self._reading_of_last()
+            assert prev is not None
+            entries = self._restricted(seat, hp, hp.beating(self._hc, prev))
         return hand, entries, not (g.rules.must_beat and entries)
 
     def _restricted(self, seat: int, hp: HandPlays, entries: list[Entry]) -> list[Entry]:
@@ -620,7 +642,9 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
                   "own_left": sum(self.hands[seat])}
         if not rule(Env(None, values)):
             return None
-        return max((e.reading.key for e in hp.entries if e.reading.size == 1), default=None)
+        with self._bounded(seat):
+            return max((e.reading.key for e in hp.entries if e.reading.size == 1),
+                       default=None)
 
     def _must_play(self) -> int | None:
         """The card the hand's first play must contain (the holder card that chose the

@@ -15,6 +15,7 @@ from collections import Counter
 
 from ... import notation as nt
 from ...model.patterns import Reading, exclusive_readings, suited_reading
+from .hand_plays import shape_of
 from .moves import (
     CACHE_LIMIT,
     FIELD,
@@ -24,7 +25,6 @@ from .moves import (
     LeadPlaysBound,
     MoveGenerator,
     Play,
-    _shape,
 )
 
 Cards = tuple[int, ...]
@@ -102,7 +102,7 @@ class SuitedMoves:
             packed = sum(unit[k] for k in cards)
             for x in rs:
                 entries.append(Entry(cards, x.pattern if len(rs) > 1 else None, x, packed,
-                                     _shape(x)))
+                                     shape_of(x)))
         packed_hand = sum(c * unit[k] for k, c in enumerate(hand) if c)
         return HandPlays(packed_hand, entries, self.guard)
 

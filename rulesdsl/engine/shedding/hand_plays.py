@@ -1,0 +1,155 @@
+"""A hand's lead plays (`HandPlays`), made only as far as they are asked for.
+
+Random and search agents mostly follow: a follow needs only the plays of the led pattern
+and size, and the bombs. So a hand's plays are made by shape when a follow asks, and in
+full only when the seat leads (or lists its actions), by which time its hand is smaller
+and its plays far fewer. Whatever is made, a shape's list is the full list filtered, in
+the same order (a test checks it), so every agent sees the same actions and the same
+draws as if everything had been made at once.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Protocol
+
+from ...model.hand import HandContext
+from ...model.patterns import Reading, beats
+
+Play = tuple[int, ...]  # sorted rank keys
+Shape = tuple[str, int]  # (pattern, size): what a follow must match
+
+
+class Entry(NamedTuple):
+    """One lead action of a hand: a play, and its pattern when the play has several."""
+
+    play: Play
+    name: str | None  # the pattern named in the action (None: the play has one reading)
+    reading: Reading
+    packed: int  # the play's rank demand, packed
+    shape: Shape | None  # (pattern, size) to follow with; None for a bomb
+
+
+class PlayMaker(Protocol):
+    """What makes a hand's plays on demand (the move generator)."""
+
+    def lead_entries(self, packed: int) -> list[Entry]: ...
+
+    def shape_entries(self, packed: int, shape: Shape) -> list[Entry]: ...
+
+    def bomb_entries(self, packed: int) -> list[Entry]: ...
+
+
+class HandPlays:
+    """The lead plays of one rank-count vector, indexed for following. Made in full on
+    first need (`entries`), or by shape (`beating`) until then."""
+
+    __slots__ = ("packed", "_entries", "_guard", "_plays", "_parent", "_maker", "_shapes",
+                 "_bombs")
+
+    def __init__(self, packed: int, entries: list[Entry] | None, guard: int,
+                 parent: HandPlays | None = None, maker: PlayMaker | None = None):
+        self.packed = packed  # the hand's rank counts
+        self._entries = entries  # sorted by (play, name): the order of legal_actions()
+        self._guard = guard
+        self._plays: dict[Play, list[Reading]] | None = None
+        # The larger hand these plays were pruned from: its lists, filtered, are ours.
+        self._parent = parent
+        self._maker = maker  # None: entries were given, nothing is made later
+        # Non-bomb entries of one (pattern, size), in entry order; made when first asked.
+        self._shapes: dict[Shape, list[Entry]] = {}
+        self._bombs: list[Entry] | None = None
+
+    @property
+    def made(self) -> bool:
+        """Are the lead plays made in full?"""
+        return self._entries is not None
+
+    @property
+    def entries(self) -> list[Entry]:
+        """Every lead play, sorted by (play, name)."""
+        out = self._entries
+        if out is None:
+            parent = self._parent
+            if parent is not None and parent._entries is not None:
+                out = self._held(parent._entries)
+            else:
+                assert self._maker is not None
+                out = self._maker.lead_entries(self.packed)
+            self._entries = out
+        return out
+
+    @property
+    def plays(self) -> dict[Play, list[Reading]]:
+        """Each play's readings (one per pattern, sorted by name)."""
+        if self._plays is None:
+            plays: dict[Play, list[Reading]] = {}
+            for e in self.entries:
+                plays.setdefault(e.play, []).append(e.reading)
+            self._plays = plays
+        return self._plays
+
+    def _held(self, entries: list[Entry]) -> list[Entry]:
+        g = self._guard
+        cg = self.packed | g
+        return [e for e in entries if (cg - e.packed) & g == g]
+
+    def _shape(self, shape: Shape) -> list[Entry]:
+        out = self._shapes.get(shape)
+        if out is None:
+            parent = self._parent
+            known = None if parent is None else parent._shapes.get(shape)
+            if self._entries is not None:
+                out = [e for e in self._entries if e.shape == shape]
+            elif known is not None:
+                out = self._held(known)
+            else:
+                assert self._maker is not None
+                out = self._maker.shape_entries(self.packed, shape)
+            self._shapes[shape] = out
+        return out
+
+    def _bomb_entries(self) -> list[Entry]:
+        out = self._bombs
+        if out is None:
+            parent = self._parent
+            if self._entries is not None:
+                out = [e for e in self._entries if e.reading.bomb]
+            elif parent is not None and parent._bombs is not None:
+                out = self._held(parent._bombs)
+            else:
+                assert self._maker is not None
+                out = self._maker.bomb_entries(self.packed)
+            self._bombs = out
+        return out
+
+    def beating(self, hc: HandContext, after: Reading) -> list[Entry]:
+        """The entries whose reading beats `after`, in entry order."""
+        bombs = self._bomb_entries()
+        if after.bomb:
+            return [e for e in bombs if beats(hc, e.reading, after)]
+        key = after.key
+        same = [e for e in self._shape((after.pattern, after.size)) if e.reading.key > key]
+        above = hc.ruleset.classes_above(after.pattern) if hc.ruleset.classes else ()
+        for pattern in above:  # a higher class of the same size beats it whatever its key
+            same.extend(self._shape((pattern, after.size)))
+        if above or (bombs and same):
+            return sorted(same + bombs, key=entry_order)
+        return same or list(bombs)
+
+    def pruned(self, packed: int) -> HandPlays:
+        """The plays a smaller hand (packed counts) still holds: filtered now when made
+        in full, else made on demand (from what this hand made, where it made it)."""
+        if self._entries is None:
+            return HandPlays(packed, None, self._guard, self, self._maker)
+        g = self._guard
+        cg = packed | g
+        return HandPlays(packed, [e for e in self._entries if (cg - e.packed) & g == g], g,
+                         self, self._maker)
+
+
+def entry_order(e: Entry) -> tuple[Play, str]:
+    return e.play, e.name or ""
+
+
+def shape_of(r: Reading) -> Shape | None:
+    return None if r.bomb else (r.pattern, r.size)
