@@ -34,6 +34,7 @@ from ...model.patterns import (
     _Instance,
     _make,
     _part_walk_size,
+    _rank_readings,
     _RankMatcher,
     exclusive_readings,
 )
@@ -111,6 +112,9 @@ class MoveGenerator(WildFillings):
         self.bit = {rank: 1 << i for i, rank in enumerate(self.ranks)}
         self.guard = sum(1 << (FIELD * i + FIELD - 1) for i in range(len(self.ranks)))
         self.rank_of: list[int] = [matcher.rank_key(k) for k in range(len(r.deck))]
+        self._rep_kind: dict[int, int] = {}  # rank key -> a card kind of that rank
+        for kind in reversed(range(len(r.deck))):
+            self._rep_kind[self.rank_of[kind]] = kind
         self._flat: dict[int, tuple[int, list[tuple[int, _Instance]]]] = {}
         self._bomb_packed: list[int] | None = None
         self._capped: dict[tuple[int, int], set[tuple[tuple[int, int], ...]] | None] = {}
@@ -223,15 +227,17 @@ class MoveGenerator(WildFillings):
         return out
 
     def play_entries(self, packed: int) -> list[Entry]:
-        """A play's lead entries, as any hand holding it lists them: made from the play's
-        own cards taken as a hand (the plays of it that use every card), and kept."""
+        """A play's lead entries, as any hand holding it lists them: read from its own
+        cards as the validator reads a play (`_rank_readings`: its readings depend on its
+        cards alone, wilds included; tests/test_play_entries.py), and kept."""
         known = self._entries_of.get(packed)
         if known is None:
-            if len(self._entries_of) > 10 * CACHE_LIMIT:
+            if len(self._entries_of) > PLAY_LIMIT:
                 self._entries_of.clear()
-            found = [x[at] for items, at in self._sources(self._held(self._ranks_of(packed)))
-                     for x in items if x[0] == packed]
-            known = self._entries_of[packed] = self._entries(packed, found)
+            rep = self._rep_kind
+            cards = [rep[r] for r, c in self._unpack(packed) for _ in range(c)]
+            known = self._entries_of[packed] = self._entries(
+                packed, _rank_readings(self.hc, cards))
         return known[1]
 
     def _candidates(self, pds: list[PatternDef], held: _Held, size: int | None = None) \
