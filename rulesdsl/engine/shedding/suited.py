@@ -49,6 +49,7 @@ class SuitedMoves:
             self.kinds_of_rank.setdefault(ranks.rank_of[k], []).append(k)
         self._by_kinds: dict[Cards, HandPlays] = {}  # card counts -> plays
         self._by_ranks: dict[int, HandPlays] = {}  # packed cards -> plays (the name played reads)
+        self._cached_entries = 0  # lead entries of the hands in _by_ranks (at most)
         self._choices: dict[tuple, list[Cards]] = {}
         self._suited: dict[tuple, Reading | None] = {}
 
@@ -60,20 +61,16 @@ class SuitedMoves:
         hp = self._by_kinds.get(key)
         if hp is None:
             hp = self._expand(hand, self.ranks.hand_plays(hand))
-            if len(self._by_kinds) > CACHE_LIMIT:
-                self._by_kinds.clear()
-            self._by_kinds[key] = hp
             self._remember(hp)
+            self._remember_kinds(key, hp)
         return hp
 
-    # Pruning and following work alike on packed cards and on packed ranks.
+    # Pruning, following and the bounded hand caches work alike on packed cards and on
+    # packed ranks.
     played = MoveGenerator.played
     plays = MoveGenerator.plays
-
-    def _remember(self, hp: HandPlays) -> None:
-        if len(self._by_ranks) > CACHE_LIMIT:
-            self._by_ranks.clear()
-        self._by_ranks[hp.packed] = hp
+    _remember = MoveGenerator._remember
+    _remember_kinds = MoveGenerator._remember_kinds
 
     def _expand(self, hand: list[int], rank_plays: HandPlays) -> HandPlays:
         """Each rank play spread over the held cards of its ranks, read with suits."""
