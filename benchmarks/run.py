@@ -46,10 +46,12 @@ from peers.handwritten_doudizhu import play_hand  # noqa: E402  (the calibration
 
 ROOT = Path(__file__).resolve().parent.parent
 
-TRICK = ["taicang-zhongxin-wu", "huzhou-hong-wu", "wenling-hong-wu"]
+# The seed games, then the games beyond the seeds (tractor: standard 升级; big-two and
+# guandan: climbing games reading suits; sichuan-mahjong), each with its own rows.
+TRICK = ["taicang-zhongxin-wu", "huzhou-hong-wu", "wenling-hong-wu", "tractor"]
 THREE_DECK = ["taicang-zhongxin-wu", "huzhou-hong-wu"]
 SHEDDING = ["wenling-duijia-tong", "wenling-liujia-tong", "wenling-biao-tong", "guan-pai",
-            "dou-dizhu"]
+            "dou-dizhu", "big-two", "guandan"]
 TILES = ["wenling-mahjong", "sichuan-mahjong"]
 RULESETS = TRICK + SHEDDING + TILES
 LEAD_SIZES = (6, 8, 10, 12)
