@@ -11,10 +11,13 @@ earlier hands filled, every play's readings are (as values) the best reading per
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rulesdsl
 from rulesdsl.model.patterns import readings
@@ -75,3 +78,22 @@ def test_shared_entries_read_as_the_validator_reads_the_cards(name: str) -> None
     assert checked > 200
     if jokers:
         assert wild_plays > 50
+
+
+@functools.lru_cache(maxsize=1)
+def liujia_moves():
+    return rulesdsl.load("wenling-liujia-tong").new_game(seed=1, hands=1).moves
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_shortfall_of_a_demand_counts_rank_by_rank(data) -> None:
+    """`_short` reads every rank field at once; here, the sum rank by rank."""
+    moves = liujia_moves()
+    ranks = moves.ranks
+    counts = st.integers(min_value=0, max_value=32)
+    hand = {r: data.draw(counts) for r in ranks}
+    demand = {r: data.draw(counts) for r in ranks}
+    held = moves._held(Counter(hand))
+    expected = sum(max(0, demand[r] - hand[r]) for r in ranks)
+    assert moves._short(moves.pack(demand.items()), held) == expected

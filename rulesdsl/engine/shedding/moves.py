@@ -178,13 +178,7 @@ class MoveGenerator(WildFillings):
         if not held.joker_total:
             g = self.guard
             return ((held.packed | g) - packed) & g == g
-        ranks = held.ranks
-        short = 0
-        for r, c in demand:
-            h = ranks.get(r, 0)
-            if h < c:
-                short += c - h
-        return short <= held.joker_total
+        return self._short(packed, held) <= held.joker_total
 
     def hand_plays(self, hand: list[int]) -> HandPlays:
         """The lead plays of a hand (card-kind counts), cached by its counts."""
@@ -781,16 +775,16 @@ class MoveGenerator(WildFillings):
                 if (packed >> sh) & FIELD_MASK]
 
     def _short(self, packed: int, held: _Held) -> int:
-        """How many cards of a demand the hand lacks (wilds must stand in for them)."""
-        ranks = held.ranks
-        short = 0
-        for r, sh in self._shifts:
-            c = (packed >> sh) & FIELD_MASK
-            if c:
-                h = ranks.get(r, 0)
-                if c > h:
-                    short += c - h
-        return short
+        """How many cards of a demand the hand lacks (wilds must stand in for them), for
+        every rank at once: the fields where the hand holds enough (no borrow into the
+        guard bit) take the demand, the others the hand; the fields of a packed vector
+        sum to it modulo 2**16 - 1 (2**16 is 1 there), exactly while counts stay small."""
+        g = self.guard
+        hand = held.packed
+        enough = (((hand | g) - packed) & g) >> (FIELD - 1)
+        full = (enough << FIELD) - enough  # all ones in those fields
+        common = (packed & full) | (hand & ~full)  # min(demand, hand), field by field
+        return packed % FIELD_MASK - common % FIELD_MASK
 
     def _beyond(self, inst: _Instance) -> list[int]:
         out = self._beyond_shifts.get(id(inst))
