@@ -84,45 +84,48 @@ class WildFillings:
         allowed = self.matcher.allowed if wilds else self.matcher.as_itself
         uniform_ranks = self._uniform if wilds else None
         ranks, jokers, shift = held.ranks, held.jokers, self.shift
-        slots: list[tuple[int, int, int, int]] = []  # rank, count, fewest wilds, most extra
+        slots: list[tuple[int, int, int]] = []  # rank, count, fewest wilds standing there
         spare = held.joker_total
+        most = 0  # the packed play with the fewest wilds: every natural it can take
         for r, c in inst.demand:
             nat = min(ranks.get(r, 0), c)
-            slots.append((r, c, c - nat, nat))
+            slots.append((r, c, c - nat))
             spare -= c - nat
+            most += nat << shift[r]
         if spare < 0:
             return
-        deficit = [0] * len(slots)  # wilds standing at each rank of the demand
-
-        def spread(i: int, spare: int) -> Iterator[int]:
-            if i < len(slots):
-                _, _, low, cap = slots[i]
-                for extra in range(min(cap, spare) + 1):
-                    deficit[i] = low + extra
-                    yield from spread(i + 1, spare - extra)
-                return
-            naturals = 0
-            free = dict(jokers)
-            for (r, c, _, _), d in zip(slots, deficit):
-                if c > d:
-                    naturals += (c - d) << shift[r]
-                    if r in free:
-                        # Jokers used as naturals (a pair of little jokers) are not free to
-                        # stand in.
-                        free[r] -= c - d
-                        if free[r] < 0:
-                            return
-            stood = [r for (r, _, _, _), d in zip(slots, deficit) if d]
-            uniform = uniform_ranks is not None and all(r in uniform_ranks for r in stood)
-            for split in _joker_splits(free, sum(deficit)):
-                if not uniform:
-                    units = [self.wild_rank[r] for r, c in split.items() for _ in range(c)]
-                    nat = Counter({r: c - d for (r, c, _, _), d in zip(slots, deficit) if c > d})
-                    if not _fits(inst, nat, units, allowed):
-                        continue
-                yield naturals + sum(c << shift[r] for r, c in split.items())
-
-        yield from spread(0, spare)
+        # Each rank may take up to as many more wilds as it holds naturals, within the
+        # spare wilds: every split of naturals and wilds, in the order of the ranks.
+        extra_ranges = [range(min(c - low, spare) + 1) for _, c, low in slots]
+        units = [1 << shift[r] for r, _, _ in slots]
+        least = sum(low for _, _, low in slots)
+        # Jokers a demand asks for as naturals (a pair of little jokers) are not free to
+        # stand in: only such ranks need the free jokers worked out per split.
+        as_naturals = [i for i, (r, _, _) in enumerate(slots) if r in jokers]
+        for extras in itertools.product(*extra_ranges):
+            more = sum(extras)
+            if more > spare:
+                continue
+            naturals = most - sum(e * u for e, u in zip(extras, units) if e)
+            free = jokers
+            if as_naturals:
+                free = dict(jokers)
+                for i in as_naturals:
+                    r, c, low = slots[i]
+                    free[r] -= c - low - extras[i]
+                if any(v < 0 for v in free.values()):
+                    continue
+            if uniform_ranks is not None and all(
+                    r in uniform_ranks for (r, _, low), e in zip(slots, extras) if low + e):
+                for split in _joker_splits(free, least + more):
+                    yield naturals + sum(c << shift[r] for r, c in split.items())
+                continue
+            nat = Counter({r: c - low - e for (r, c, low), e in zip(slots, extras)
+                           if c > low + e})
+            for split in _joker_splits(free, least + more):
+                stand = [self.wild_rank[r] for r, c in split.items() for _ in range(c)]
+                if _fits(inst, nat, stand, allowed):
+                    yield naturals + sum(c << shift[r] for r, c in split.items())
 
 
 def _joker_splits(free: dict[int, int], need: int) -> Iterator[dict[int, int]]:
