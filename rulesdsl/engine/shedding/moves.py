@@ -34,7 +34,6 @@ from ...model.patterns import (
     _Instance,
     _make,
     _part_walk_size,
-    _rank_readings,
     _RankMatcher,
     exclusive_readings,
 )
@@ -221,18 +220,34 @@ class MoveGenerator(WildFillings):
         return out
 
     def play_entries(self, packed: int) -> list[Entry]:
-        """A play's lead entries, as any hand holding it lists them: read from its own
-        cards as the validator reads a play (`_rank_readings`: its readings depend on its
-        cards alone, wilds included; tests/test_play_entries.py), and kept."""
+        """A play's lead entries, as any hand holding it lists them (its readings depend
+        on its cards alone, wilds included; tests/test_play_entries.py), and kept."""
         known = self._entries_of.get(packed)
         if known is None:
             if len(self._entries_of) > PLAY_LIMIT:
                 self._entries_of.clear()
-            rep = self._rep_kind
-            cards = [rep[r] for r, c in self._unpack(packed) for _ in range(c)]
-            known = self._entries_of[packed] = self._entries(
-                packed, _rank_readings(self.hc, cards))
+            known = self._entries_of[packed] = self._entries(packed, self._readings(packed))
         return known[1]
+
+    def _readings(self, packed: int) -> list[Reading]:
+        """A play's readings: its own cards taken as a hand, the plays of it that use
+        every card (of group and run patterns only the instances of its size)."""
+        held = self._held(self._ranks_of(packed))
+        n = held.total
+        self._held_memo = {}
+        self._left, self._cards = MAX_LEAD_PLAYS, n
+        found: list[Reading] = []
+        for pd in self.hc.ruleset.patterns:
+            self._searching = pd
+            if pd.shape in ("group", "run") and (pd.run is None or pd.run.group_max is None):
+                for x in self._sized_options(pd, held, n):
+                    if x[0] == packed or held.joker_total and \
+                            packed in self._fill(x[2], held, pd.wilds):
+                        found.append(x[3])
+                continue
+            items, at = self._pattern_source(pd, held)
+            found.extend(x[at] for x in items if x[0] == packed)
+        return found
 
     def _candidates(self, pds: list[PatternDef], held: _Held, size: int | None = None) \
             -> list[int]:
