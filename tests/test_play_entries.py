@@ -4,9 +4,10 @@ The move generator makes each play's entries once and shares them with every lat
 holding the play (`_entries_of`), wild hands too. That is sound only if any hand holding
 a play finds the same readings for it. Checked here against the validator's own reader
 (`rulesdsl.model.patterns.readings`, which reads a set of cards with no hand around it):
-for random hands of the wild rulesets, read with one generator whose shared cache the
-earlier hands filled, every play's readings are (as values) the best reading per pattern that
-`readings` finds for its cards, and no play of the hand is missing.
+for random hands of the wild rulesets, listed by one generator whose shared cache the
+earlier hands filled, and read alone as a follow reads a play, every play's readings are
+(as values) the best reading per pattern that `readings` finds for its cards, and no
+play of the hand is missing.
 """
 
 from __future__ import annotations
@@ -63,11 +64,16 @@ def test_shared_entries_read_as_the_validator_reads_the_cards(name: str) -> None
             hand[k] += 1
         hp = moves.hand_plays(hand)  # the shared cache holds the earlier hands' plays
         listed: dict[tuple[int, ...], set] = {}
+        packed_of = {}
         for e in hp.entries:
             listed.setdefault(e.play, set()).add(e.reading)
+            packed_of[e.play] = e.packed
         for play, got in listed.items():
             kinds = cards_for(play, hand, moves.rank_of)
             assert got == best_per_pattern(readings(hc, kinds)), (trial, play)
+            # ...and a play read alone (as a follow reads it) finds the same.
+            alone = moves._entries(packed_of[play], moves._readings(packed_of[play]))[1]
+            assert {e.reading for e in alone} == got, (trial, play)
             checked += 1
             wild_plays += any(k in hc.wild_of for k in kinds)
         # No play is missing: every sub-multiset of a few held cards that reads is listed.
