@@ -245,6 +245,9 @@ class MoveGenerator(WildFillings):
                             packed in self._fill(x[2], held, pd.wilds):
                         found.append(x[3])
                 continue
+            if pd.shape == "parts":  # only the composites of its size
+                found.extend(r for x, r in self._pattern_plays(pd, held, n) if x == packed)
+                continue
             items, at = self._pattern_source(pd, held)
             found.extend(x[at] for x in items if x[0] == packed)
         return found
@@ -439,8 +442,10 @@ class MoveGenerator(WildFillings):
             r = self._made[k] = _make(pd, size, key, top=top)
         return r
 
-    def _pattern_plays(self, pd: PatternDef, held: _Held) -> Iterator[tuple[int, Reading]]:
-        """(packed play, reading) for every play of one pattern the hand holds."""
+    def _pattern_plays(self, pd: PatternDef, held: _Held,
+                       size: int = 0) -> Iterator[tuple[int, Reading]]:
+        """(packed play, reading) for every play of one pattern the hand holds (with
+        `size`, of a composite pattern only the plays of that many cards)."""
         ranks = held.ranks
         if pd.shape == "cards":
             fixed = self._fixed_play(pd)
@@ -449,7 +454,7 @@ class MoveGenerator(WildFillings):
                 yield fixed[0], fixed[1]
             return
         if pd.shape == "parts":
-            found = self._composites(pd, held)
+            found = self._composites(pd, held, size)
             if not held.joker_total and not self._has_cap(pd):
                 # No wild card in hand: a demand is played exactly as it is.
                 yield from found
@@ -638,8 +643,10 @@ class MoveGenerator(WildFillings):
         return _Instance(demand, reading.size, reading.key, 0, frozenset(r for r, _ in demand),
                          reading.top)
 
-    def _composites(self, pd: PatternDef, held: _Held) -> list[tuple[int, Reading]]:
-        """(packed demand, reading) of every composite instance the hand holds.
+    def _composites(self, pd: PatternDef, held: _Held,
+                    exact: int = 0) -> list[tuple[int, Reading]]:
+        """(packed demand, reading) of every composite instance the hand holds (with
+        `exact`, only those of that many cards).
 
         The instances of _RankMatcher._part_instances (then the composite's `where`) the
         hand holds, assembled from held parts (a part of a held play is held). Identical
@@ -677,7 +684,7 @@ class MoveGenerator(WildFillings):
         reads = self._lead_reading.setdefault(id(pd), {})  # (lead, size) -> reading
 
         def finish(packed: int, mask: int, size: int) -> None:
-            if mask & ~allowed:
+            if mask & ~allowed or exact and size != exact:
                 return
             lead = chosen[key_index]
             if bombs:
