@@ -103,3 +103,18 @@ def test_shortfall_of_a_demand_counts_rank_by_rank(data) -> None:
     held = moves._held(Counter(hand))
     expected = sum(max(0, demand[r] - hand[r]) for r in ranks)
     assert moves._short(moves.pack(demand.items()), held) == expected
+
+
+@pytest.mark.parametrize("name", ["wenling-liujia-tong", "dou-dizhu", "guandan"])
+def test_composite_sizes_hold_every_instance_size(name: str) -> None:
+    """Reading a play skips the composite patterns that cannot have its size: every size
+    with an instance (walked by the reference matcher) must be among `_part_sizes`."""
+    moves = rulesdsl.load(name).new_game(seed=1, hands=1).moves
+    if moves.suited:  # a suited generator reads rank plays underneath
+        moves = moves.ranks
+    composites = [pd for pd in moves.hc.ruleset.patterns if pd.shape == "parts"]
+    assert composites
+    for pd in composites:
+        sizes = moves._part_sizes(pd)
+        walked = {n for n in range(1, 13) if moves.matcher.instances(pd, n)}
+        assert walked and walked <= sizes, (pd.name, sorted(walked), sorted(sizes))

@@ -32,7 +32,9 @@ from ...model.patterns import (
     MAX_PART_COMBINATIONS,
     Reading,
     _Instance,
+    _key_index,
     _make,
+    _part_options,
     _part_walk_size,
     _RankMatcher,
     exclusive_readings,
@@ -118,6 +120,7 @@ class MoveGenerator(WildFillings):
         self._bomb_packed: list[int] | None = None
         self._capped: dict[tuple[int, int], set[tuple[tuple[int, int], ...]] | None] = {}
         self._any_cap: dict[int, bool] = {}
+        self._sizes: dict[int, frozenset[int]] = {}  # composite pattern -> its sizes
         self._allowed: dict[int, int] = {}
         self._beyond_shifts: dict[int, list[int]] = {}
         self._made: dict[tuple, Reading] = {}
@@ -246,7 +249,8 @@ class MoveGenerator(WildFillings):
                         found.append(x[3])
                 continue
             if pd.shape == "parts":  # only the composites of its size
-                found.extend(r for x, r in self._pattern_plays(pd, held, n) if x == packed)
+                if n in self._part_sizes(pd):
+                    found.extend(r for x, r in self._pattern_plays(pd, held, n) if x == packed)
                 continue
             items, at = self._pattern_source(pd, held)
             found.extend(x[at] for x in items if x[0] == packed)
@@ -830,6 +834,36 @@ class MoveGenerator(WildFillings):
         if out is None:
             out = self._any_cap[id(pd)] = any(
                 self._capped_demands(pd, n) is not None for n in range(1, self.max_size + 1))
+        return out
+
+    def _part_sizes(self, pd: PatternDef) -> frozenset[int]:
+        """The sizes a composite pattern's instances may have: its parts' option sizes
+        added up (the key part's run steps deciding how often the repeating parts come);
+        a superset, since the checks on ranks are left out."""
+        out = self._sizes.get(id(pd))
+        if out is None:
+            top, matcher = self.max_size, self.matcher
+            fixed = [p for p in pd.parts if not p.repeat]
+            key_index = _key_index(pd, fixed)
+            reached = {(0, 0)}  # (cards, key run steps)
+            for i, part in enumerate(fixed):
+                shapes = {(o.size, o.length if i == key_index else 0)
+                          for o in _part_options(matcher, part, top)}
+                reached = {(b + n, k + steps) for b, k in reached for n, steps in shapes
+                           if b + n <= top}
+            repeating = [sorted({o.size for o in _part_options(matcher, p, top)})
+                         for p in pd.parts if p.repeat]
+            sizes: set[int] = set()
+            for base, steps in reached:
+                if not repeating:
+                    sizes.add(base)
+                    continue
+                totals = {base} if steps else set()
+                for options in repeating:  # each repeating part once per step
+                    for _ in range(steps):
+                        totals = {t + n for t in totals for n in options if t + n <= top}
+                sizes |= totals
+            out = self._sizes[id(pd)] = frozenset(sizes)
         return out
 
     def _capped_demands(self, pd: PatternDef, n: int) -> set[tuple[tuple[int, int], ...]] | None:
