@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ...model.patterns import _fits, _Instance, _RankMatcher
 
 FILL_CACHE_LIMIT = 50_000  # demands whose fillings are kept before the cache starts afresh
+SMALL_MEMO_LIMIT = 20_000  # shapes of extra wilds, and joker splits, kept
 
 
 @dataclass
@@ -36,6 +37,8 @@ class WildFillings:
     wild_rank: dict[int, int]  # joker rank key -> wild index
     _uniform: frozenset[int] | None  # the ranks every wild may stand for, when all agree
     _fills: dict[tuple, list[int]]
+    _extras_memo: dict[tuple, list[tuple[tuple[int, ...], int]]]
+    _splits_memo: dict[tuple, list[tuple[int, list[int]]]]
     _left: int  # the work units the hand being searched may still take
     _over_budget: Callable[[], Exception]
 
@@ -94,38 +97,69 @@ class WildFillings:
             most += nat << shift[r]
         if spare < 0:
             return
-        # Each rank may take up to as many more wilds as it holds naturals, within the
-        # spare wilds: every split of naturals and wilds, in the order of the ranks.
-        extra_ranges = [range(min(c - low, spare) + 1) for _, c, low in slots]
         units = [1 << shift[r] for r, _, _ in slots]
         least = sum(low for _, _, low in slots)
         # Jokers a demand asks for as naturals (a pair of little jokers) are not free to
         # stand in: only such ranks need the free jokers worked out per split.
         as_naturals = [i for i, (r, _, _) in enumerate(slots) if r in jokers]
-        for extras in itertools.product(*extra_ranges):
-            more = sum(extras)
-            if more > spare:
-                continue
-            naturals = most - sum(e * u for e, u in zip(extras, units) if e)
-            free = jokers
+        held_jokers = tuple(jokers.items())
+        # Each rank may take up to as many more wilds as it holds naturals, within the
+        # spare wilds: every split of naturals and wilds, in the order of the ranks.
+        for extras, more in self._extras(tuple(min(c - low, spare) for _, c, low in slots),
+                                         spare):
+            naturals = most
+            for e, u in zip(extras, units):
+                if e:
+                    naturals -= e * u
+            free = held_jokers
             if as_naturals:
-                free = dict(jokers)
+                left = dict(jokers)
                 for i in as_naturals:
                     r, c, low = slots[i]
-                    free[r] -= c - low - extras[i]
-                if any(v < 0 for v in free.values()):
+                    left[r] -= c - low - extras[i]
+                if any(v < 0 for v in left.values()):
                     continue
+                free = tuple(left.items())
+            splits = self._splits(free, least + more)
             if uniform_ranks is not None and all(
                     r in uniform_ranks for (r, _, low), e in zip(slots, extras) if low + e):
-                for split in _joker_splits(free, least + more):
-                    yield naturals + sum(c << shift[r] for r, c in split.items())
+                for add, _ in splits:
+                    yield naturals + add
                 continue
             nat = Counter({r: c - low - e for (r, c, low), e in zip(slots, extras)
                            if c > low + e})
-            for split in _joker_splits(free, least + more):
-                stand = [self.wild_rank[r] for r, c in split.items() for _ in range(c)]
+            for add, stand in splits:
                 if _fits(inst, nat, stand, allowed):
-                    yield naturals + sum(c << shift[r] for r, c in split.items())
+                    yield naturals + add
+
+    def _extras(self, caps: tuple[int, ...], spare: int) -> list[tuple[tuple[int, ...], int]]:
+        """Every (wilds beyond the fewest at each rank, their sum) within the caps and the
+        spare wilds, in the order of the ranks; kept (few shapes recur)."""
+        key = (caps, spare)
+        out = self._extras_memo.get(key)
+        if out is None:
+            if len(self._extras_memo) > SMALL_MEMO_LIMIT:
+                self._extras_memo.clear()
+            out = self._extras_memo[key] = [
+                (extras, more) for extras in itertools.product(*[range(c + 1) for c in caps])
+                if (more := sum(extras)) <= spare]
+        return out
+
+    def _splits(self, free: tuple[tuple[int, int], ...],
+                need: int) -> list[tuple[int, list[int]]]:
+        """The ways `need` wild jokers come from those free (joker rank, count held): each
+        as (its packed jokers, the wild index of each joker); kept."""
+        key = (free, need)
+        out = self._splits_memo.get(key)
+        if out is None:
+            if len(self._splits_memo) > SMALL_MEMO_LIMIT:
+                self._splits_memo.clear()
+            shift, wild_rank = self.shift, self.wild_rank
+            out = self._splits_memo[key] = [
+                (sum(c << shift[r] for r, c in split.items()),
+                 [wild_rank[r] for r, c in split.items() for _ in range(c)])
+                for split in _joker_splits(dict(free), need)]
+        return out
 
 
 def _joker_splits(free: dict[int, int], need: int) -> Iterator[dict[int, int]]:

@@ -132,6 +132,8 @@ class MoveGenerator(WildFillings):
         self._entries_of: dict[int, tuple[Play, list[Entry]]] = {}
         # (instance, naturals held per demanded rank, wild jokers held) -> packed fillings
         self._fills: dict[tuple, list[int]] = {}
+        self._extras_memo: dict[tuple, list[tuple[tuple[int, ...], int]]] = {}
+        self._splits_memo: dict[tuple, list[tuple[int, list[int]]]] = {}
         self._held_memo: dict[tuple, list[Option]] = {}  # part class -> held options (a hand)
         self._classes: dict[int, tuple] = {}
         self._plans: dict[int, _Plan] = {}
