@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ...model.patterns import _fits, _Instance, _RankMatcher
 
+FIELD = 16  # bits per rank in a packed count vector; counts stay far below 2**15
 FILL_CACHE_LIMIT = 50_000  # demands whose fillings are kept before the cache starts afresh
 SMALL_MEMO_LIMIT = 20_000  # shapes of extra wilds, and joker splits, kept
 
@@ -27,6 +28,7 @@ class _Held:
     jokers: dict[int, int]  # wild joker rank -> count held
     joker_total: int
     total: int
+    joker_key: tuple[tuple[int, int], ...] = ()  # the jokers' items, hashable
 
 
 class WildFillings:
@@ -39,17 +41,22 @@ class WildFillings:
     _fills: dict[tuple, list[int]]
     _extras_memo: dict[tuple, list[tuple[tuple[int, ...], int]]]
     _splits_memo: dict[tuple, list[tuple[int, list[int]]]]
+    guard: int  # the top bit of every rank field
+    pack: Callable[..., int]
     _left: int  # the work units the hand being searched may still take
     _over_budget: Callable[[], Exception]
 
     def _fill(self, inst: _Instance, held: _Held, wilds: bool = True) -> list[int]:
         """Realise one demand (packed plays): fewer naturals where wilds stand in instead
         (`wilds` false: a wild card only as itself). The fillings depend only on the
-        instance, the naturals the hand holds of each rank it demands (up to the demand)
+        demand, the naturals the hand holds of each rank it demands (up to the demand)
         and the wild jokers held, so they are kept."""
-        ranks = held.ranks
-        key = (inst, tuple(min(ranks.get(r, 0), c) for r, c in inst.demand),
-               tuple(held.jokers.items()), wilds)
+        demand = self.pack(inst.demand)
+        # min(demand, hand) field by field (see MoveGenerator._short): the naturals held.
+        g, hand = self.guard, held.packed
+        enough = (((hand | g) - demand) & g) >> (FIELD - 1)
+        full = (enough << FIELD) - enough
+        key = (demand, (demand & full) | (hand & ~full), held.joker_key, wilds)
         out = self._fills.get(key)
         if out is None:
             if len(self._fills) > FILL_CACHE_LIMIT:

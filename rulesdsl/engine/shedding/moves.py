@@ -40,11 +40,10 @@ from ...model.patterns import (
     exclusive_readings,
 )
 from ...model.ruleset import PatternDef
-from .fillings import WildFillings, _Held
+from .fillings import FIELD, WildFillings, _Held
 from .hand_plays import Entry, HandPlays, Play, Shape, entry_order, shape_of
 
 __all__ = ["Entry", "HandPlays", "LeadPlaysBound", "MoveGenerator", "Play"]
-FIELD = 16  # bits per rank in a packed count vector; counts stay far below 2**15
 FIELD_MASK = (1 << FIELD) - 1
 Option = tuple[int, int, _Instance, Reading]  # packed demand, rank mask, instance, reading
 # Every cache here is bounded and starts afresh when full, so a long run over one compiled
@@ -175,7 +174,7 @@ class MoveGenerator(WildFillings):
     def _held(self, ranks: Counter) -> _Held:
         jokers = {r: ranks[r] for r in self.wild_rank if ranks[r]}
         return _Held(dict(ranks), self.pack(ranks.items()), jokers, sum(jokers.values()),
-                     sum(ranks.values()))
+                     sum(ranks.values()), tuple(jokers.items()))
 
     def _fits_hand(self, packed: int, demand, held: _Held) -> bool:
         """Does the hand hold this demand, but for at most as many cards as it has wilds?"""
