@@ -23,29 +23,23 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Iterator
-from typing import NamedTuple
 
 from ... import notation as nt
 from ...errors import RulesdslError
 from ...model.hand import HandContext
 from ...model.patterns import (
-    MAX_PART_COMBINATIONS,
     Reading,
     _Instance,
-    _key_index,
     _make,
-    _part_options,
-    _part_walk_size,
     _RankMatcher,
     exclusive_readings,
 )
 from ...model.ruleset import PatternDef
+from .composites import FIELD_MASK, Composites, Option, _Plan
 from .fillings import FIELD, WildFillings, _Held
 from .hand_plays import Entry, HandPlays, Play, Shape, entry_order, shape_of
 
 __all__ = ["Entry", "HandPlays", "LeadPlaysBound", "MoveGenerator", "Play"]
-FIELD_MASK = (1 << FIELD) - 1
-Option = tuple[int, int, _Instance, Reading]  # packed demand, rank mask, instance, reading
 # Every cache here is bounded and starts afresh when full, so a long run over one compiled
 # ruleset keeps a flat cost and memory (issue 22: 1,000 hands of any bundled ruleset stay
 # under 300 MB). A state keeps its own seats' plays (`_seat_hp`), so the hand caches only
@@ -74,19 +68,7 @@ class LeadPlaysBound(RulesdslError):
                          f"than {MAX_LEAD_PLAYS} (max lead plays)")
 
 
-class _Plan(NamedTuple):
-    """A composite pattern's parts and rules, as _composites uses them."""
-
-    fixed: list[PatternDef]  # the parts that appear once, in order
-    repeating: list[PatternDef]  # the parts that appear once per step of the key run
-    key_index: int  # the key part among `fixed`
-    same_as: list[int | None]  # an identical earlier non-key part of each fixed part
-    every: bool  # every two parts of different ranks
-    from_key: bool  # no other part of the key part's ranks
-    maximal_group: int  # the key run's group when it must be maximal, else 0
-
-
-class MoveGenerator(WildFillings):
+class MoveGenerator(WildFillings, Composites):
     """Plays of one hand context (one ruleset, fixed for the hand)."""
 
     suited = False  # plays are rank keys: the engine picks their cards (SuitedMoves: cards)
@@ -127,9 +109,9 @@ class MoveGenerator(WildFillings):
         # composite pattern -> (id of its key part instance, size) -> reading
         self._lead_reading: dict[int, dict[tuple[int, int], Reading]] = {}
         self._play_of: dict[int, Play] = {}  # packed demand -> sorted rank keys
-        # packed play -> (play, its lead entries), for hands without wilds
+        # packed play -> (play, its lead entries): the same for every hand holding it
         self._entries_of: dict[int, tuple[Play, list[Entry]]] = {}
-        # (instance, naturals held per demanded rank, wild jokers held) -> packed fillings
+        # (packed demand, naturals held of it, wild jokers held, wilds) -> packed fillings
         self._fills: dict[tuple, list[int]] = {}
         self._extras_memo: dict[tuple, list[tuple[tuple[int, ...], int]]] = {}
         self._splits_memo: dict[tuple, list[tuple[int, list[int]]]] = {}
@@ -502,7 +484,10 @@ class MoveGenerator(WildFillings):
         out: list[tuple[int, Reading]] = []
         shift = self.shift
 
-        def walk(i: int, size: int, packed: int, high: int) -> None:
+        # Depth first, in the order of the ranks: (next rank, cards, packed, highest).
+        stack: list[tuple[int, int, int, int]] = [(0, 0, 0, -1)]
+        while stack:
+            i, size, packed, high = stack.pop()
             if size >= lo:
                 top = ranks[high]
                 out.append((packed, self._reading(pd, size, order[high], top)))
@@ -510,16 +495,16 @@ class MoveGenerator(WildFillings):
                 if self._left < 0:
                     raise self._over_budget()
             if size == hi:
-                return
+                continue
+            grown: list[tuple[int, int, int, int]] = []
             for j in range(i, len(ranks)):
                 r = ranks[j]
                 best = j if high < 0 or order[j] > order[high] else high
                 for c in range(1, held.ranks[r] + 1):
                     if size + c > hi:
                         break
-                    walk(j + 1, size + c, packed + (c << shift[r]), best)
-
-        walk(0, 0, 0, -1)
+                    grown.append((j + 1, size + c, packed + (c << shift[r]), best))
+            stack.extend(reversed(grown))
         return out
 
     def _varying_runs(self, pd: PatternDef, held: _Held) -> list[tuple[int, Reading]]:
@@ -632,171 +617,6 @@ class MoveGenerator(WildFillings):
                 None if pd.cards is None else tuple(sorted(pd.cards.items())), id(pd.where))
         return key
 
-    def _bombs(self) -> list[int]:
-        if self._bomb_packed is None:
-            self._bomb_packed = [self.pack(d) for d in self.matcher.bomb_demands(self.max_size)]
-        return self._bomb_packed
-
-    def _composite_instance(self, pd: PatternDef, packed: int,
-                            reading: Reading) -> _Instance | None:
-        """A held composite as an instance to fill with wilds (only its demand, size and key
-        matter there), or None when the reference walk stops before it."""
-        demand = tuple(sorted(Counter(self._play(packed)).items()))
-        capped = self._capped_demands(pd, reading.size)
-        if capped is not None and demand not in capped:
-            return None
-        return _Instance(demand, reading.size, reading.key, 0, frozenset(r for r, _ in demand),
-                         reading.top)
-
-    def _composites(self, pd: PatternDef, held: _Held,
-                    exact: int = 0) -> list[tuple[int, Reading]]:
-        """(packed demand, reading) of every composite instance the hand holds (with
-        `exact`, only those of that many cards).
-
-        The instances of _RankMatcher._part_instances (then the composite's `where`) the
-        hand holds, assembled from held parts (a part of a held play is held). Identical
-        non-key parts are chosen in a fixed order, since swapping them gives the same
-        demand and passes the same checks; distinct ranks are checked with rank masks as
-        parts are added, and a bomb among the other parts only against the hand's bombs."""
-        plan = self._plans.get(id(pd))
-        if plan is None:
-            plan = self._plans[id(pd)] = self._plan(pd)
-        fixed, repeating, key_index, same_as, every, from_key, maximal_group = plan
-        opts = []
-        for p in fixed:
-            o = self._held_options(p, held, True)
-            if not o:
-                return []
-            opts.append(o)
-        rep_opts = [self._held_options(p, held, True) for p in repeating]
-        last = len(fixed) - 1
-        limit = held.total
-        allowed = self._allowed_mask(pd)
-        wild = held.joker_total
-        g = self.guard
-        cg = held.packed | g
-        bombs: list[int] = []
-        if pd.bomb_free:  # a bomb among the other parts is one the hand holds
-            if wild:
-                bombs = [b for b in self._bombs() if self._fits_hand(b, self._unpack(b), held)]
-            else:
-                bombs = [b for b in self._bombs() if (cg - b) & g == g]
-        out: list[tuple[int, Reading]] = []
-        chosen: list[_Instance] = []
-        picks: list[int] = []
-        key_mask = key_packed = 0
-
-        reads = self._lead_reading.setdefault(id(pd), {})  # (lead, size) -> reading
-
-        def finish(packed: int, mask: int, size: int) -> None:
-            if mask & ~allowed or exact and size != exact:
-                return
-            lead = chosen[key_index]
-            if bombs:
-                rest = (packed - key_packed) | g
-                for b in bombs:
-                    if (rest - b) & g == g:
-                        return
-            if maximal_group:
-                for sh in self._beyond(lead):
-                    if (packed >> sh) & FIELD_MASK >= maximal_group:
-                        return  # another part would lengthen the key run
-            r = reads.get((id(lead), size))
-            if r is None:
-                r = self._composite_reading(pd, lead, size)
-            out.append((packed, r))
-            self._left -= 1
-            if self._left < 0:
-                raise self._over_budget()
-
-        def complete(packed: int, mask: int, size: int) -> None:
-            # Every fixed part chosen: check lengths, then add the repeating parts.
-            if pd.same_length and len({c.length for c in chosen if c.length}) > 1:
-                return
-            if not repeating:
-                finish(packed, mask, size)
-                return
-            steps = chosen[key_index].length
-            if steps:
-                rec_rep([r for r in range(len(repeating)) for _ in range(steps)], 0, 0,
-                        packed, mask, size)
-
-        def rec_rep(slots: list[int], k: int, start: int, packed: int, mask: int,
-                    size: int) -> None:
-            if k == len(slots):
-                finish(packed, mask, size)
-                return
-            part = slots[k]
-            first = start if k and slots[k - 1] == part else 0
-            options = rep_opts[part]
-            for j in range(first, len(options)):
-                p, m, inst, _ = options[j]
-                if size + inst.size > limit or (m & mask if every else
-                                                from_key and m & key_mask):
-                    continue
-                np = packed + p
-                if self._short(np, held) > wild if wild else (cg - np) & g != g:
-                    continue
-                chosen.append(inst)
-                rec_rep(slots, k + 1, j, np, mask | m, size + inst.size)
-                chosen.pop()
-
-        def rec_fixed(i: int, packed: int, mask: int, size: int) -> None:
-            nonlocal key_mask, key_packed
-            options = opts[i]
-            start = picks[same_as[i]] if same_as[i] is not None else 0
-            for j in range(start, len(options)):
-                p, m, inst, _ = options[j]
-                if size + inst.size > limit:
-                    continue
-                if every:
-                    if m & mask:
-                        continue
-                elif from_key and (m & mask if i == key_index else
-                                   i > key_index and m & key_mask):
-                    continue
-                np = packed + p
-                if self._short(np, held) > wild if wild else (cg - np) & g != g:
-                    continue
-                if i == key_index:
-                    key_mask, key_packed = m, p
-                chosen.append(inst)
-                picks.append(j)
-                if i == last:
-                    complete(np, mask | m, size + inst.size)
-                else:
-                    rec_fixed(i + 1, np, mask | m, size + inst.size)
-                chosen.pop()
-                picks.pop()
-
-        rec_fixed(0, 0, 0, 0)
-        return out
-
-    def _plan(self, pd: PatternDef) -> _Plan:
-        """What _composites needs of a composite pattern, worked out once."""
-        fixed = [p for p in pd.parts if not p.repeat]
-        repeating = [p for p in pd.parts if p.repeat]
-        key_index = fixed.index(pd.parts[pd.key]) if not pd.parts[pd.key].repeat else 0
-        # An identical earlier non-key part: pick at or after its option (no swaps).
-        same_as: list[int | None] = []
-        for i, p in enumerate(fixed):
-            prev = next((j for j in reversed(range(i)) if key_index not in (i, j)
-                         and _same_part(fixed[j], p)), None)
-            same_as.append(prev)
-        every = pd.distinct is True  # every two parts of different ranks
-        from_key = every or pd.distinct == "key"  # no other part of the key part's ranks
-        key_run = pd.parts[pd.key].run
-        maximal_group = key_run.group if pd.maximal and key_run is not None else 0
-        return _Plan(fixed, repeating, key_index, same_as, every, from_key, maximal_group)
-
-    def _composite_reading(self, pd: PatternDef, lead: _Instance, size: int) -> Reading:
-        reads = self._lead_reading.setdefault(id(pd), {})
-        r = reads.get((id(lead), size))
-        if r is None:
-            key = self.matcher.order_key(lead.top, pd.by) if pd.by else lead.key
-            r = reads[(id(lead), size)] = self._reading(pd, size, key, lead.top)
-        return r
-
     def _unpack(self, packed: int) -> list[tuple[int, int]]:
         return [(r, (packed >> sh) & FIELD_MASK) for r, sh in self._shifts
                 if (packed >> sh) & FIELD_MASK]
@@ -813,76 +633,6 @@ class MoveGenerator(WildFillings):
         common = (packed & full) | (hand & ~full)  # min(demand, hand), field by field
         return packed % FIELD_MASK - common % FIELD_MASK
 
-    def _beyond(self, inst: _Instance) -> list[int]:
-        out = self._beyond_shifts.get(id(inst))
-        if out is None:
-            out = self._beyond_shifts[id(inst)] = [self.shift[r] for r in inst.beyond
-                                                   if r in self.shift]
-        return out
-
-    def _allowed_mask(self, pd: PatternDef) -> int:
-        """The ranks a composite's own `where` lets it hold, as a mask."""
-        out = self._allowed.get(id(pd))
-        if out is None:
-            out = self._allowed[id(pd)] = self._mask(
-                r for r in self.ranks if r not in self.matcher.rep
-                or self.matcher.rank_allowed(pd, r))
-        return out
-
-    def _has_cap(self, pd: PatternDef) -> bool:
-        """Does _part_instances stop at MAX_PART_COMBINATIONS for some size of `pd`?"""
-        out = self._any_cap.get(id(pd))
-        if out is None:
-            out = self._any_cap[id(pd)] = any(
-                self._capped_demands(pd, n) is not None for n in range(1, self.max_size + 1))
-        return out
-
-    def _part_sizes(self, pd: PatternDef) -> frozenset[int]:
-        """The sizes a composite pattern's instances may have: its parts' option sizes
-        added up (the key part's run steps deciding how often the repeating parts come);
-        a superset, since the checks on ranks are left out."""
-        out = self._sizes.get(id(pd))
-        if out is None:
-            top, matcher = self.max_size, self.matcher
-            fixed = [p for p in pd.parts if not p.repeat]
-            key_index = _key_index(pd, fixed)
-            reached = {(0, 0)}  # (cards, key run steps)
-            for i, part in enumerate(fixed):
-                shapes = {(o.size, o.length if i == key_index else 0)
-                          for o in _part_options(matcher, part, top)}
-                reached = {(b + n, k + steps) for b, k in reached for n, steps in shapes
-                           if b + n <= top}
-            repeating = [sorted({o.size for o in _part_options(matcher, p, top)})
-                         for p in pd.parts if p.repeat]
-            sizes: set[int] = set()
-            for base, steps in reached:
-                if not repeating:
-                    sizes.add(base)
-                    continue
-                totals = {base} if steps else set()
-                for options in repeating:  # each repeating part once per step
-                    for _ in range(steps):
-                        totals = {t + n for t in totals for n in options if t + n <= top}
-                sizes |= totals
-            out = self._sizes[id(pd)] = frozenset(sizes)
-        return out
-
-    def _capped_demands(self, pd: PatternDef, n: int) -> set[tuple[tuple[int, int], ...]] | None:
-        """When `_part_instances(pd, n)` stops at MAX_PART_COMBINATIONS, the demands it
-        reaches (a play beyond them is no play); None when it walks them all."""
-        key = (id(pd), n)
-        if key not in self._capped:
-            capped = None
-            if _part_walk_size(self.matcher, pd, n) > MAX_PART_COMBINATIONS:
-                capped = {inst.demand for inst in self.matcher.instances(pd, n)}
-            self._capped[key] = capped
-        return self._capped[key]
 
 def _first(row: tuple[Play, list[Entry]]) -> Play:
     return row[0]
-
-
-def _same_part(a: PatternDef, b: PatternDef) -> bool:
-    """Two parts that accept exactly the same instances."""
-    return (a.shape, a.group, a.run, a.by, a.cards) == (b.shape, b.group, b.run, b.by, b.cards) \
-        and a.where is b.where and not a.parts and not b.parts
