@@ -26,6 +26,7 @@ from .fillings import FIELD, _Held
 
 FIELD_MASK = (1 << FIELD) - 1
 Option = tuple[int, int, _Instance, Reading]  # packed demand, rank mask, instance, reading
+COMPOSITE_MEMO_LIMIT = 100_000  # composites kept as instances to fill
 
 
 class _Plan(NamedTuple):
@@ -51,6 +52,7 @@ class Composites:
     _left: int
     _over_budget: Callable[[], Exception]
     _plans: dict[int, _Plan]
+    _composite_memo: dict[tuple[int, int, int], tuple[Reading, _Instance | None]]
     _lead_reading: dict[int, dict[tuple[int, int], Reading]]
     _bomb_packed: list[int] | None
     _beyond_shifts: dict[int, list[int]]
@@ -107,12 +109,20 @@ class Composites:
                             reading: Reading) -> _Instance | None:
         """A held composite as an instance to fill with wilds (only its demand, size and key
         matter there), or None when the reference walk stops before it."""
+        key = (id(pd), packed, id(reading))
+        known = self._composite_memo.get(key)
+        if known is not None and known[0] is reading:
+            return known[1]
         demand = tuple(self._unpack(packed))  # (rank, count), ranks ascending
         capped = self._capped_demands(pd, reading.size)
-        if capped is not None and demand not in capped:
-            return None
-        return _Instance(demand, reading.size, reading.key, 0, frozenset(r for r, _ in demand),
-                         reading.top)
+        inst = None
+        if capped is None or demand in capped:
+            inst = _Instance(demand, reading.size, reading.key, 0,
+                             frozenset(r for r, _ in demand), reading.top)
+        if len(self._composite_memo) > COMPOSITE_MEMO_LIMIT:
+            self._composite_memo.clear()
+        self._composite_memo[key] = (reading, inst)  # the reading kept: its id stays its own
+        return inst
 
     def _plan(self, pd: PatternDef) -> _Plan:
         """What _composites needs of a composite pattern, worked out once."""

@@ -46,12 +46,14 @@ class WildFillings:
     _left: int  # the work units the hand being searched may still take
     _over_budget: Callable[[], Exception]
 
-    def _fill(self, inst: _Instance, held: _Held, wilds: bool = True) -> list[int]:
+    def _fill(self, inst: _Instance, held: _Held, wilds: bool = True,
+              demand: int | None = None) -> list[int]:
         """Realise one demand (packed plays): fewer naturals where wilds stand in instead
         (`wilds` false: a wild card only as itself). The fillings depend only on the
         demand, the naturals the hand holds of each rank it demands (up to the demand)
         and the wild jokers held, so they are kept."""
-        demand = self.pack(inst.demand)
+        if demand is None:  # (the instance's demand, packed, when the caller has it)
+            demand = self.pack(inst.demand)
         # min(demand, hand) field by field (see MoveGenerator._short): the naturals held.
         g, hand = self.guard, held.packed
         enough = (((hand | g) - demand) & g) >> (FIELD - 1)

@@ -118,6 +118,8 @@ class MoveGenerator(WildFillings, Composites):
         self._held_memo: dict[tuple, list[Option]] = {}  # part class -> held options (a hand)
         self._classes: dict[int, tuple] = {}
         self._plans: dict[int, _Plan] = {}
+        # (composite pattern, packed demand, reading) -> its instance to fill, or None
+        self._composite_memo: dict[tuple[int, int, int], tuple[Reading, _Instance | None]] = {}
         # One card of each kind, packed (kinds not in play never reach a hand).
         self.unit: list[int] = [1 << self.shift[r] if r in self.shift else 0 for r in self.rank_of]
         self._by_kinds: dict[tuple[int, ...], HandPlays] = {}  # card counts -> plays
@@ -228,7 +230,7 @@ class MoveGenerator(WildFillings, Composites):
             if pd.shape in ("group", "run") and (pd.run is None or pd.run.group_max is None):
                 for x in self._sized_options(pd, held, n):
                     if x[0] == packed or held.joker_total and \
-                            packed in self._fill(x[2], held, pd.wilds):
+                            packed in self._fill(x[2], held, pd.wilds, x[0]):
                         found.append(x[3])
                 continue
             if pd.shape == "parts":  # only the composites of its size
@@ -252,7 +254,7 @@ class MoveGenerator(WildFillings, Composites):
                 # Only the instances of that size: fillings keep a demand's size.
                 for x in self._sized_options(pd, held, size):
                     if held.joker_total:
-                        found.update(dict.fromkeys(self._fill(x[2], held, pd.wilds)))
+                        found.update(dict.fromkeys(self._fill(x[2], held, pd.wilds, x[0])))
                     else:
                         found[x[0]] = None
                 continue
@@ -446,28 +448,28 @@ class MoveGenerator(WildFillings, Composites):
                 # No wild card in hand: a demand is played exactly as it is.
                 yield from found
                 return
-            candidates: list[_Instance] = []
+            candidates: list[tuple[int, _Instance]] = []  # (packed demand, instance)
             for packed, reading in found:
                 inst = self._composite_instance(pd, packed, reading)
                 if inst is not None:
-                    candidates.append(inst)
+                    candidates.append((packed, inst))
         elif not held.joker_total:
             for x in self._held_options(pd, held):
                 yield x[0], x[3]
             return
         else:
-            candidates = [x[2] for x in self._held_options(pd, held)]
+            candidates = [(x[0], x[2]) for x in self._held_options(pd, held)]
         if not held.joker_total:
-            for inst in candidates:
-                yield self.pack(inst.demand), self._reading(pd, inst.size, inst.key, inst.top)
+            for packed, inst in candidates:
+                yield packed, self._reading(pd, inst.size, inst.key, inst.top)
             return
         if self._counting:
-            for inst in candidates:
+            for _, inst in candidates:
                 self._spend(self._fill_count(inst, held, pd.wilds))
             return
-        for inst in candidates:
+        for demand, inst in candidates:
             reading = self._reading(pd, inst.size, inst.key, inst.top)
-            fills = self._fill(inst, held, pd.wilds)
+            fills = self._fill(inst, held, pd.wilds, demand)
             self._spend(len(fills))
             for packed in fills:
                 yield packed, reading
@@ -606,7 +608,8 @@ class MoveGenerator(WildFillings, Composites):
             g = self.guard
             cg = held.packed | g
             return [x for x in flat if (cg - x[0]) & g == g]
-        return [x for x in flat if self._fits_hand(x[0], x[2].demand, held)]
+        short, wild = self._short, held.joker_total
+        return [x for x in flat if short(x[0], held) <= wild]
 
     def _part_class(self, pd: PatternDef) -> tuple:
         """Parts with equal keys accept the same instances (see _same_part)."""
