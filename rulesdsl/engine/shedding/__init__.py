@@ -9,8 +9,12 @@ __all__ = ["ShedGame", "ShedState"]
 
 def __getattr__(name: str) -> Any:
     # The engine loads on first use: reading a contract (validate) does not need it.
-    if name in __all__:
-        from . import state
+    if name == "ShedGame":
+        from .game import ShedGame
 
-        return getattr(state, name)
+        return ShedGame
+    if name == "ShedState":
+        from .state import ShedState
+
+        return ShedState
     raise AttributeError(name)

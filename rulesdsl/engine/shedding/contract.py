@@ -324,7 +324,7 @@ def _finish(reader: PlayReader, section: dict[str, Any], model: ShedPlay) -> Non
 
 
 def _game(ruleset: Any) -> Any:
-    from .state import ShedGame
+    from .game import ShedGame
 
     return ShedGame(ruleset)
 
