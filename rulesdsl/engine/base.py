@@ -335,7 +335,8 @@ class EngineState:
         with no matching row) raises PlayError naming the rule, the seed and the action,
         and leaves the state as it was: a ruleset whose rules can fail at all is
         snapshotted before each action that evaluates them (`_evaluates`)."""
-        act = Action.parse(action)
+        sampled = self.__dict__.get("_sampled")  # what sample_action just drew, if any
+        act = action if sampled is not None and sampled[0] is action else Action.parse(action)
         checked = self._check(act)
         saved = self._snapshot() if self.game.ruleset.play_can_fail and \
             self._evaluates(act) else None

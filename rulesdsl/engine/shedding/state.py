@@ -146,6 +146,7 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
         if may_pass:
             i = rng.randrange(len(entries) + 1)
             if i == 0:
+                self._sampled = (PASS, None)  # apply need not check it again
                 return PASS
             entry = entries[i - 1]
         else:
@@ -258,8 +259,10 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
         try:
             yield
         except LeadPlaysBound as exc:
-            raise PlayError(f"{exc} (seed {self.seed}, hand {self.hand_no}, seat {seat})"
-                            ) from None
+            raise self._bound_error(exc, seat) from None
+
+    def _bound_error(self, exc: LeadPlaysBound, seat: int) -> PlayError:
+        return PlayError(f"{exc} (seed {self.seed}, hand {self.hand_no}, seat {seat})")
 
     def _reading_of_last(self) -> Reading | None:
         last = self.last
@@ -492,10 +495,9 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
         it may pass (pass is listed first)."""
         seat = self.to_act
         assert seat is not None
-        g = self.game
         hand = self.hands[seat]
         hp = self._seat_plays(seat)
-        with self._bounded(seat):
+        try:  # (not `with self._bounded`: this runs at every decision)
             if self.last is None or self.last["seat"] == seat:
                 must = self._must_play() if self.last is None else None
                 entries = hp.entries if must is None else self._holding(hp, must)
@@ -503,7 +505,9 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
             prev = self._reading_of_last()
             assert prev is not None
             entries = self._restricted(seat, hp, hp.beating(self._hc, prev))
-        return hand, entries, not (g.rules.must_beat and entries)
+        except LeadPlaysBound as exc:
+            raise self._bound_error(exc, seat) from None
+        return hand, entries, not (self.game.rules.must_beat and entries)
 
     def _restricted(self, seat: int, hp: HandPlays, entries: list[Entry]) -> list[Entry]:
         """The plays left by the patterns played only as a last play and by the rule that a
