@@ -242,14 +242,6 @@ class _CompositeWalk:
         self.picks: list[int] = []
         self.key_mask = self.key_packed = 0
 
-    def _held(self, packed: int) -> bool:
-        """Does the hand hold these parts together (but for as many cards as it has
-        wilds)?"""
-        if self.wild:
-            return self.gen._short(packed, self.held) <= self.wild
-        g = self.g
-        return (self.cg - packed) & g == g
-
     def finish(self, packed: int, mask: int, size: int) -> None:
         if mask & ~self.allowed or self.exact and size != self.exact:
             return
@@ -294,14 +286,16 @@ class _CompositeWalk:
         first = start if k and slots[k - 1] == part else 0
         options = self.rep_opts[part]
         every, from_key, limit, chosen = self.every, self.from_key, self.limit, self.chosen
+        wild, g, cg = self.wild, self.g, self.cg
+        short, held = self.gen._short, self.held
         for j in range(first, len(options)):
             p, m, inst, _ = options[j]
             if size + inst.size > limit or (m & mask if every else
                                             from_key and m & self.key_mask):
                 continue
             np = packed + p
-            if not self._held(np):
-                continue
+            if short(np, held) > wild if wild else (cg - np) & g != g:
+                continue  # the hand does not hold these parts together
             chosen.append(inst)
             self.repeating_part(slots, k + 1, j, np, mask | m, size + inst.size)
             chosen.pop()
@@ -312,6 +306,11 @@ class _CompositeWalk:
         start = self.picks[same] if same is not None else 0
         every, from_key, limit = self.every, self.from_key, self.limit
         key_index, chosen, picks = self.key_index, self.chosen, self.picks
+        wild, g, cg = self.wild, self.g, self.cg
+        short, held = self.gen._short, self.held
+        # The last fixed part of a composite with nothing more to check goes straight on.
+        last = self.last
+        direct = i == last and not self.repeating and not self.pd.same_length
         for j in range(start, len(options)):
             p, m, inst, _ = options[j]
             if size + inst.size > limit:
@@ -323,13 +322,15 @@ class _CompositeWalk:
                                i > key_index and m & self.key_mask):
                 continue
             np = packed + p
-            if not self._held(np):
-                continue
+            if short(np, held) > wild if wild else (cg - np) & g != g:
+                continue  # the hand does not hold these parts together
             if i == key_index:
                 self.key_mask, self.key_packed = m, p
             chosen.append(inst)
             picks.append(j)
-            if i == self.last:
+            if direct:
+                self.finish(np, mask | m, size + inst.size)
+            elif i == last:
                 self.complete(np, mask | m, size + inst.size)
             else:
                 self.fixed_part(i + 1, np, mask | m, size + inst.size)
