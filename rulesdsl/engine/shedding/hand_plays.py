@@ -38,6 +38,8 @@ class PlayMaker(Protocol):
 
     def bomb_entries(self, packed: int) -> list[Entry]: ...
 
+    def whole(self, packed: int) -> bool: ...
+
 
 class HandPlays:
     """The lead plays of one rank-count vector, indexed for following. Made in full on
@@ -93,13 +95,20 @@ class HandPlays:
         cg = self.packed | g
         return [e for e in entries if (cg - e.packed) & g == g]
 
+    def _whole(self) -> bool:
+        """Are this hand's plays cheaper made whole than by shape? (Without wild cards a
+        whole list is a few filters over precompiled instances, and following by shape
+        would walk the composites twice: once to follow, again to lead.)"""
+        maker = self._maker
+        return maker is not None and maker.whole(self.packed)
+
     def _shape(self, shape: Shape) -> list[Entry]:
         out = self._shapes.get(shape)
         if out is None:
             parent = self._parent
             known = None if parent is None else parent._shapes.get(shape)
-            if self._entries is not None:
-                out = [e for e in self._entries if e.shape == shape]
+            if self._entries is not None or self._whole():
+                out = [e for e in self.entries if e.shape == shape]
             elif known is not None:
                 out = self._held(known)
             else:
@@ -112,8 +121,8 @@ class HandPlays:
         out = self._bombs
         if out is None:
             parent = self._parent
-            if self._entries is not None:
-                out = [e for e in self._entries if e.reading.bomb]
+            if self._entries is not None or self._whole():
+                out = [e for e in self.entries if e.reading.bomb]
             elif parent is not None and parent._bombs is not None:
                 out = self._held(parent._bombs)
             else:

@@ -96,6 +96,9 @@ class MoveGenerator(WildFillings, Composites):
         self._shifts = list(self.shift.items())
         self.bit = {rank: 1 << i for i, rank in enumerate(self.ranks)}
         self.guard = sum(1 << (FIELD * i + FIELD - 1) for i in range(len(self.ranks)))
+        # The fields of the wild jokers' ranks: a hand with none there holds no wild.
+        self._wild_fields = sum(FIELD_MASK << self.shift[r] for r in self.wild_rank
+                                if r in self.shift)
         self.rank_of: list[int] = [matcher.rank_key(k) for k in range(len(r.deck))]
         self._rep_kind: dict[int, int] = {}  # rank key -> a card kind of that rank
         for kind in reversed(range(len(r.deck))):
@@ -191,6 +194,10 @@ class MoveGenerator(WildFillings, Composites):
         entries = self._lead_plays(self._ranks_of(packed), packed).entries
         self._cached_entries += len(entries)
         return entries
+
+    def whole(self, packed: int) -> bool:
+        """Make a hand's plays whole at the first question when it holds no wild card."""
+        return not packed & self._wild_fields
 
     def shape_entries(self, packed: int, shape: Shape) -> list[Entry]:
         """The lead entries of one (pattern, size), in entry order: the plays of that
