@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from collections import Counter
 from collections.abc import Iterator
 
@@ -371,7 +372,7 @@ class MoveGenerator(WildFillings, Composites):
             for packed, rs in new.items():
                 known[packed] = self._entries(packed, rs)
         rows = [known[p] for p in plays]
-        rows.sort(key=_first)
+        rows.sort(key=_first)  # by play (each play once)
         return HandPlays(packed_hand, [e for row in rows for e in row[1]], self.guard)
 
     def _sources(self, held: _Held) -> list[tuple[list, int]]:
@@ -647,5 +648,4 @@ class MoveGenerator(WildFillings, Composites):
         return packed % FIELD_MASK - common % FIELD_MASK
 
 
-def _first(row: tuple[Play, list[Entry]]) -> Play:
-    return row[0]
+_first = operator.itemgetter(0)  # a row's play
