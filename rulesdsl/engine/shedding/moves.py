@@ -45,9 +45,9 @@ __all__ = ["Entry", "HandPlays", "LeadPlaysBound", "MoveGenerator", "Play"]
 # ruleset keeps a flat cost and memory (issue 22: 1,000 hands of any bundled ruleset stay
 # under 300 MB). A state keeps its own seats' plays (`_seat_hp`), so the hand caches only
 # serve positions met again (copies, restored states); random and search play meet few
-# (Liujia Tong under ISMCTS: the same ms a move at 250,000 cached entries and at 10,000),
-# and every cached entry is one more object for the garbage collector to scan (Guandan
-# self-play: 165 µs/decision at 250,000, 132 at 10,000).
+# (a six-seat wild game under ISMCTS: the same ms a move at 250,000 cached entries and at
+# 10,000), and every cached entry is one more object for the garbage collector to scan (a
+# suited two-pack game's self-play: 165 µs/decision at 250,000, 132 at 10,000).
 CACHE_LIMIT = 4_000  # hands kept per game before the cache starts afresh
 # ...or lead entries held by those hands (a six-seat, four-deck hand with wilds has
 # thousands: counting hands alone let the cache grow to gigabytes).
