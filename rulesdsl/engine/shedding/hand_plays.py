@@ -1,11 +1,12 @@
 """A hand's lead plays (`HandPlays`), made only as far as they are asked for.
 
 Random and search agents mostly follow: a follow needs only the plays of the led pattern
-and size, and the bombs. So a hand's plays are made by shape when a follow asks, and in
-full only when the seat leads (or lists its actions), by which time its hand is smaller
-and its plays far fewer. Whatever is made, a shape's list is the full list filtered, in
-the same order (a test checks it), so every agent sees the same actions and the same
-draws as if everything had been made at once.
+and size, and the bombs. So a wild hand's plays are made by shape when a follow asks, and
+in full only when the seat leads (or lists its actions), by which time its hand is
+smaller and its plays far fewer. (A hand holding no wild card is made whole at the first
+question: that is a few filters over precompiled instances.) Whatever is made, a shape's
+list is the full list filtered, in the same order (a test checks it), so every agent sees
+the same actions and the same draws as if everything had been made at once.
 """
 
 from __future__ import annotations
