@@ -118,3 +118,35 @@ def test_composite_sizes_hold_every_instance_size(name: str) -> None:
         sizes = moves._part_sizes(pd)
         walked = {n for n in range(1, 13) if moves.matcher.instances(pd, n)}
         assert walked and walked <= sizes, (pd.name, sorted(walked), sorted(sizes))
+
+
+@pytest.mark.parametrize("name", ["big-two", "guandan"])
+def test_one_suit_spread_finds_what_the_full_spread_reads(name: str, monkeypatch) -> None:
+    """A `suit: same` pattern's card sets are spread suit by suit; every card play and
+    reading must be what spreading over every suit of every rank, then reading, finds."""
+    game = rulesdsl.load(name)
+    deck = [k for k, c in enumerate(game.new_game(seed=1, hands=1).hc.ruleset.deck)
+            for _ in range(c)]
+    rng = random.Random(4)
+    hands = []
+    for _ in range(12):
+        hand = [0] * (max(deck) + 1)
+        for k in rng.sample(deck, rng.randint(8, 16)):
+            hand[k] += 1
+        hands.append(hand)
+
+    def listed() -> list[list[tuple]]:
+        moves = game.new_game(seed=1, hands=1).moves
+        assert moves.suited
+        moves._by_kinds.clear()  # the game's generator is shared: list each hand afresh
+        moves._by_ranks.clear()
+        return [[(e.play, e.name, e.reading) for e in moves.hand_plays(h).entries]
+                for h in hands]
+
+    by_suit = listed()
+    from rulesdsl.engine.shedding.suited import SuitedMoves
+
+    monkeypatch.setattr(SuitedMoves, "_one_suit", lambda self, per_rank, pd:
+                        self._spread(per_rank))
+    assert by_suit == listed()
+    assert sum(len(x) for x in by_suit) > 100

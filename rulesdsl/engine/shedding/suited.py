@@ -76,13 +76,16 @@ class SuitedMoves:
         """Each rank play spread over the held cards of its ranks, read with suits."""
         found: dict[Cards, list[Reading]] = {}
         left = MAX_LEAD_PLAYS  # card plays made, as the rank plays' budget
+        held_of: dict[int, tuple[tuple[int, int], ...]] = {}
         for e in rank_plays.entries:
             pd = self.patterns.get(e.reading.pattern)
-            per_rank = self._per_rank(hand, e.play)
+            per_rank = self._per_rank(hand, e.play, held_of)
             left -= math.prod(len(options) for options in per_rank)
             if left < 0:
                 raise LeadPlaysBound(pd, sum(hand))
-            for cards in self._spread(per_rank):
+            spread = self._one_suit(per_rank, pd) if pd is not None and pd.suit == "same" \
+                else self._spread(per_rank)
+            for cards in spread:
                 reading = self._read(pd, e.reading, cards)
                 if reading is not None:
                     found.setdefault(cards, []).append(reading)
@@ -103,11 +106,16 @@ class SuitedMoves:
         packed_hand = sum(c * unit[k] for k, c in enumerate(hand) if c)
         return HandPlays(packed_hand, entries, self.guard)
 
-    def _per_rank(self, hand: list[int], play: Play) -> list[list[Cards]]:
-        """For each rank of the rank play, the sets of held cards that can stand there."""
+    def _per_rank(self, hand: list[int], play: Play,
+                  held_of: dict[int, tuple[tuple[int, int], ...]]) -> list[list[Cards]]:
+        """For each rank of the rank play, the sets of held cards that can stand there
+        (`held_of`: each rank's held kinds and copies, filled as the hand's plays ask)."""
         per_rank = []
         for rank, count in Counter(play).items():
-            held = tuple((k, hand[k]) for k in self.kinds_of_rank.get(rank, ()) if hand[k])
+            held = held_of.get(rank)
+            if held is None:
+                held = held_of[rank] = tuple((k, hand[k]) for k in
+                                             self.kinds_of_rank.get(rank, ()) if hand[k])
             key = (held, count)
             options = self._choices.get(key)
             if options is None:
@@ -123,6 +131,21 @@ class SuitedMoves:
         """Every set of held cards whose ranks are the rank play's."""
         return [tuple(sorted(itertools.chain.from_iterable(combo)))
                 for combo in itertools.product(*per_rank)]
+
+    def _one_suit(self, per_rank: list[list[Cards]], pd) -> list[Cards]:
+        """The card sets of `_spread` whose natural cards share one suit (the only ones a
+        `suit: same` pattern reads): spread suit by suit, so that a flush of five ranks is
+        not tried over every suit of every rank. Wilds stand in any suit."""
+        wild_of = self.hc.wild_of if pd.wilds else {}
+        suited = [[(option, {nt.card_suit(k) for k in option if k not in wild_of})
+                   for option in options] for options in per_rank]
+        out: list[Cards] = []
+        for suit in nt.SUITS:
+            mine = [[option for option, suits in options if suits <= {suit}]
+                    for options in suited]
+            if all(mine):
+                out.extend(self._spread(mine))
+        return list(dict.fromkeys(out))  # a set of wilds alone comes once per suit
 
     def _read(self, pd, reading: Reading, cards: Cards) -> Reading | None:
         if pd is None or (pd.suit is None and pd.ties is None):
