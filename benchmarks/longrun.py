@@ -48,6 +48,8 @@ def child(name: str, hands: int, block: int) -> None:
     """Run in the worker process: one JSON line per block on stdout. The last block replays
     the first block's hands (same deals, same random choices: each hand's agent is seeded by
     the hand), so first and last compare the same work, cold and after `hands` hands."""
+    from run import play_out
+
     import rulesdsl
 
     game = rulesdsl.load(name)
@@ -57,11 +59,7 @@ def child(name: str, hands: int, block: int) -> None:
     for seeds in blocks:
         decisions, start = 0, time.perf_counter()
         for h in seeds:
-            state = game.new_game(seed=h, hands=1)
-            rng = random.Random(h)
-            while not state.is_terminal():
-                state.apply(state.sample_action(rng))
-                decisions += 1
+            decisions += play_out(game.new_game(seed=h, hands=1), random.Random(h))
         done += len(seeds)
         seconds = time.perf_counter() - start
         print(json.dumps({"hands": done, "us": seconds / decisions * 1e6, "rss": rss_mb(),

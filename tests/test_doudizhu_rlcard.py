@@ -11,7 +11,6 @@ and R the red (big) one; a reply may always pass.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from types import SimpleNamespace
 
 import pytest
@@ -25,6 +24,8 @@ from rulesdsl import notation as nt  # noqa: E402
 from rulesdsl.engine.shedding.moves import MoveGenerator  # noqa: E402
 from rulesdsl.model.hand import HandContext  # noqa: E402
 from rulesdsl.model.patterns import readings  # noqa: E402
+
+from .doudizhu_positions import TRICKY, kinds_of  # noqa: E402
 
 POSITIONS = 200
 RL_RANKS = rlcard_utils.CARD_RANK_STR  # ['3', …, 'A', '2', 'B', 'R']
@@ -176,44 +177,9 @@ def test_legal_plays_match_rlcard_on_random_positions(game):
     assert checked == POSITIONS
 
 
-def _kinds(text: str) -> list[int]:
-    """Our card kinds for an RLCard string, suits assigned in turn."""
-    used: Counter = Counter()
-    out = []
-    for ch in text:
-        if ch == "B":
-            out.append(nt.LITTLE_JOKER)
-        elif ch == "R":
-            out.append(nt.BIG_JOKER)
-        else:
-            suit = nt.SUITS[used[ch]]
-            used[ch] += 1
-            out.append(nt.parse_card(suit + ch))
-    return out
-
-
-# Hand-made positions for the tricky rules (hand, previous play or None; RLCard strings).
-TRICKY = [
-    ("33334444555666777888", None),   # chain ranks held four times; airplanes of all sizes
-    ("QQQKKKAAA222BR3456", None),     # 222 flies with QQQKKKAAA; the rocket is no pair of wings
-    ("3334445556667772BR", None),     # 333444555666777 + 2 is no play
-    ("333344445555666678", None),     # bombs in wings, four with two pairs of one rank
-    ("3333444455556666BR", "BR"),     # nothing beats the rocket
-    ("3333444455556666BR", "2222"),   # only the rocket beats 2222
-    ("3333444455556666BR", "KKKK"),
-    ("33334444AA2BR", "TTTT9J"),      # four with two: bombs, higher fours, the rocket
-    ("3334445556667778889T", "33344456"),
-    ("444555666777888999TT", "333444555666"),
-    ("JJJQQQKKKAAA22223", "3334445556667789"),
-    ("33344455566677789TJQ", None),   # an airplane of five with five wings
-    ("444555666777888TJQKA", "33344455566677789TJQ"),
-    ("33344455566677788899", None),   # airplanes of two to six; wings next to them
-]
-
-
 @pytest.mark.parametrize("hand, previous", TRICKY)
 def test_legal_plays_match_rlcard_on_tricky_positions(game, hand, previous):
     assert len(hand) <= 20
-    prev = None if previous is None else _kinds(previous)  # only its ranks matter
-    problem = compare(game, _kinds(hand), prev)
+    prev = None if previous is None else kinds_of(previous)  # only its ranks matter
+    problem = compare(game, kinds_of(hand), prev)
     assert problem is None, problem

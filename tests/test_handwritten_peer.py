@@ -28,6 +28,7 @@ from rulesdsl.model.hand import HandContext
 from rulesdsl.model.patterns import Reading, readings
 
 from .conftest import ROOT
+from .doudizhu_positions import TRICKY, kinds_of
 
 GAME_POSITIONS = 300
 RICH_POSITIONS = 300
@@ -223,46 +224,10 @@ def test_peer_plays_equal_the_engines_on_rich_hands(engine):
     assert patterns == set(peer.PATTERNS)
 
 
-# Hand-made positions for the rules the rule file spells out (RLCard strings: 3456789TJQKA2,
-# B the little joker, R the big one).
-TRICKY = [
-    ("33334444555666777888", None),  # chain ranks held four times; airplanes of all sizes
-    ("QQQKKKAAA222BR3456", None),    # 222 flies with QQQKKKAAA; the rocket is no pair of wings
-    ("3334445556667772BR", None),    # 333444555666777 + 2 is no play
-    ("333344445555666678", None),    # bombs in wings, four with two pairs of one rank
-    ("3333444455556666BR", "BR"),    # nothing beats the rocket
-    ("3333444455556666BR", "2222"),  # only the rocket beats 2222
-    ("33334444AA2BR", "TTTT9J"),     # four with two: higher fours, bombs, the rocket
-    ("KKKK5BR", "TTTT9J"),           # KKKK5B, KKKK5R, KKKK, BR: the rocket is no kicker
-    ("KKKKBR", "TTTT9J"),
-    ("3334445556667778889T", "33344456"),
-    ("444555666777888999TT", "333444555666"),
-    ("JJJQQQKKKAAA22223", "3334445556667789"),
-    ("33344455566677789TJQ", None),  # an airplane of five with five wings
-    ("444555666777888TJQKA", "33344455566677789TJQ"),
-    ("33344455566677788899", None),  # airplanes of two to six; wings next to them
-    ("3456789TJQKA2BR", "3456789TJQKA"),  # nothing beats the longest straight but bombs
-    ("334455667788", "334455"),
-]
-
-
-def rl_kinds(text: str) -> list[int]:
-    used: dict[str, int] = {}
-    out = []
-    for ch in text:
-        if ch in "BR":
-            out.append(nt.LITTLE_JOKER if ch == "B" else nt.BIG_JOKER)
-            continue
-        suit = nt.SUITS[used.get(ch, 0)]
-        used[ch] = used.get(ch, 0) + 1
-        out.append(nt.parse_card(suit + ("10" if ch == "T" else ch)))
-    return out
-
-
 @pytest.mark.parametrize("hand, previous", TRICKY)
 def test_peer_plays_equal_the_engines_on_tricky_hands(engine, hand, previous):
-    prev = None if previous is None else rl_kinds(previous)  # only its ranks matter
-    problem = compare(engine, rl_kinds(hand), prev)
+    prev = None if previous is None else kinds_of(previous)  # only its ranks matter
+    problem = compare(engine, kinds_of(hand), prev)
     assert problem is None, problem
 
 

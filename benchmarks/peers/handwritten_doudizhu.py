@@ -129,9 +129,9 @@ def _airplane_pairs(c: list[int], top: int, n: int, out: list[Move]) -> None:
         out.append((AIRPLANE_PAIRS, n, top, body + combo + combo))
 
 
-def _fours(c: list[int], q: int, ones: list[int], twos: list[int], out: list[Move]) -> None:
+def _four_singles(c: list[int], q: int, ones: list[int], out: list[Move]) -> None:
     """Four of rank q with two single kickers (a pair of one rank is fine, the rocket is
-    not) and with two pairs of two ranks; never kickers of q's own rank."""
+    not), never of q's own rank."""
     rows = FOUR_TWOS[q]
     kick = [r for r in ones if r != q]
     for i, a in enumerate(kick):
@@ -141,6 +141,11 @@ def _fours(c: list[int], q: int, ones: list[int], twos: list[int], out: list[Mov
         for b in kick[i + 1:]:
             if b != BJ or a != LJ:
                 out.append(row[b])
+
+
+def _fours(c: list[int], q: int, ones: list[int], twos: list[int], out: list[Move]) -> None:
+    """Four of rank q with two single kickers and with two pairs of two ranks."""
+    _four_singles(c, q, ones, out)
     pairs = FOUR_PAIRS[q]
     others = [r for r in twos if r != q]
     for i, a in enumerate(others):
@@ -278,15 +283,7 @@ def _four_two(c: list[int], key: int, n: int) -> list[Move]:
     ones = [r for r in RANKS if c[r]]
     for q in range(key + 1, 13):
         if c[q] == 4:
-            rows = FOUR_TWOS[q]
-            kick = [r for r in ones if r != q]
-            for i, a in enumerate(kick):
-                row = rows[a]
-                if c[a] > 1:
-                    out.append(row[a])
-                for b in kick[i + 1:]:
-                    if b != BJ or a != LJ:
-                        out.append(row[b])
+            _four_singles(c, q, ones, out)
     return out
 
 

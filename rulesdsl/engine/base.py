@@ -294,6 +294,10 @@ class EngineState:
 
     FIELDS: tuple[str, ...] = ()
     family = ""
+    # What sample_action just drew at this decision, with what `_check` would return for
+    # it (a family that remembers it sets it there and clears it in `_do`): apply takes
+    # that very object without parsing it again.
+    _sampled: tuple[Any, Any] | None = None
 
     def __init__(self, game: Any):
         self.game = game
@@ -335,7 +339,7 @@ class EngineState:
         with no matching row) raises PlayError naming the rule, the seed and the action,
         and leaves the state as it was: a ruleset whose rules can fail at all is
         snapshotted before each action that evaluates them (`_evaluates`)."""
-        sampled = self.__dict__.get("_sampled")  # what sample_action just drew, if any
+        sampled = self._sampled
         act = action if sampled is not None and sampled[0] is action else Action.parse(action)
         checked = self._check(act)
         saved = self._snapshot() if self.game.ruleset.play_can_fail and \

@@ -92,7 +92,7 @@ class Composites:
         bombs: list[int] = []
         if pd.bomb_free:  # a bomb among the other parts is one the hand holds
             if held.joker_total:
-                bombs = [b for b in self._bombs() if self._fits_hand(b, self._unpack(b), held)]
+                bombs = [b for b in self._bombs() if self._fits_hand(b, held)]
             else:
                 cg = held.packed | g
                 bombs = [b for b in self._bombs() if (cg - b) & g == g]

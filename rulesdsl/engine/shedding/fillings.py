@@ -42,18 +42,15 @@ class WildFillings:
     _extras_memo: dict[tuple, list[tuple[tuple[int, ...], int]]]
     _splits_memo: dict[tuple, list[tuple[int, list[int]]]]
     guard: int  # the top bit of every rank field
-    pack: Callable[..., int]
     _left: int  # the work units the hand being searched may still take
     _over_budget: Callable[[], Exception]
 
-    def _fill(self, inst: _Instance, held: _Held, wilds: bool = True,
-              demand: int | None = None) -> list[int]:
-        """Realise one demand (packed plays): fewer naturals where wilds stand in instead
-        (`wilds` false: a wild card only as itself). The fillings depend only on the
-        demand, the naturals the hand holds of each rank it demands (up to the demand)
-        and the wild jokers held, so they are kept."""
-        if demand is None:  # (the instance's demand, packed, when the caller has it)
-            demand = self.pack(inst.demand)
+    def _fill(self, inst: _Instance, held: _Held, wilds: bool, demand: int) -> list[int]:
+        """Realise one demand (`demand`: the instance's, packed) as packed plays: fewer
+        naturals where wilds stand in instead (`wilds` false: a wild card only as
+        itself). The fillings depend only on the demand, the naturals the hand holds of
+        each rank it demands (up to the demand) and the wild jokers held, so they are
+        kept."""
         # min(demand, hand) field by field (see MoveGenerator._short): the naturals held.
         g, hand = self.guard, held.packed
         enough = (((hand | g) - demand) & g) >> (FIELD - 1)

@@ -47,8 +47,7 @@ class HandPlays:
     """The lead plays of one rank-count vector, indexed for following. Made in full on
     first need (`entries`), or by shape (`beating`) until then."""
 
-    __slots__ = ("packed", "_entries", "_guard", "_plays", "_parent", "_maker", "_shapes",
-                 "_bombs")
+    __slots__ = ("packed", "_entries", "_guard", "_plays", "_parent", "_maker", "_shapes")
 
     def __init__(self, packed: int, entries: list[Entry] | None, guard: int,
                  parent: HandPlays | None = None, maker: PlayMaker | None = None):
@@ -59,9 +58,9 @@ class HandPlays:
         # The larger hand these plays were pruned from: its lists, filtered, are ours.
         self._parent = parent
         self._maker = maker  # None: entries were given, nothing is made later
-        # Non-bomb entries of one (pattern, size), in entry order; made when first asked.
-        self._shapes: dict[Shape, list[Entry]] = {}
-        self._bombs: list[Entry] | None = None
+        # The entries of one (pattern, size), or the bombs under None, in entry order;
+        # made when first asked.
+        self._shapes: dict[Shape | None, list[Entry]] = {}
 
     @property
     def made(self) -> bool:
@@ -104,7 +103,9 @@ class HandPlays:
         maker = self._maker
         return maker is not None and maker.whole(self.packed)
 
-    def _shape(self, shape: Shape) -> list[Entry]:
+    def _shape(self, shape: Shape | None) -> list[Entry]:
+        """The entries of one (pattern, size), or the bombs (None: a bomb's entry has no
+        shape), in entry order."""
         out = self._shapes.get(shape)
         if out is None:
             parent = self._parent
@@ -115,27 +116,14 @@ class HandPlays:
                 out = self._held(known)
             else:
                 assert self._maker is not None
-                out = self._maker.shape_entries(self.packed, shape)
+                out = self._maker.bomb_entries(self.packed) if shape is None else \
+                    self._maker.shape_entries(self.packed, shape)
             self._shapes[shape] = out
-        return out
-
-    def _bomb_entries(self) -> list[Entry]:
-        out = self._bombs
-        if out is None:
-            parent = self._parent
-            if self._entries is not None or self._whole():
-                out = [e for e in self.entries if e.reading.bomb]
-            elif parent is not None and parent._bombs is not None:
-                out = self._held(parent._bombs)
-            else:
-                assert self._maker is not None
-                out = self._maker.bomb_entries(self.packed)
-            self._bombs = out
         return out
 
     def beating(self, hc: HandContext, after: Reading) -> list[Entry]:
         """The entries whose reading beats `after`, in entry order."""
-        bombs = self._bomb_entries()
+        bombs = self._shape(None)
         if after.bomb:
             return [e for e in bombs if beats(hc, e.reading, after)]
         key = after.key

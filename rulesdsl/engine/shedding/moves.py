@@ -167,7 +167,7 @@ class MoveGenerator(WildFillings, Composites):
         return _Held(dict(ranks), self.pack(ranks.items()), jokers, sum(jokers.values()),
                      sum(ranks.values()), tuple(jokers.items()))
 
-    def _fits_hand(self, packed: int, demand, held: _Held) -> bool:
+    def _fits_hand(self, packed: int, held: _Held) -> bool:
         """Does the hand hold this demand, but for at most as many cards as it has wilds?"""
         if not held.joker_total:
             g = self.guard
@@ -286,7 +286,7 @@ class MoveGenerator(WildFillings, Composites):
             g = self.guard
             cg = held.packed | g
             return [x for x in flat if (cg - x[0]) & g == g]
-        return [x for x in flat if self._fits_hand(x[0], x[2].demand, held)]
+        return [x for x in flat if self._fits_hand(x[0], held)]
 
     def _ranks_of(self, packed: int) -> Counter:
         return Counter(dict(self._unpack(packed)))
