@@ -48,7 +48,7 @@ def test_shapes_and_bombs_are_the_full_list_filtered(name):
         lazy_gen = MoveGenerator(moves.hc)
         ranks = full_gen.rank_counts(hand)
         packed = full_gen.pack(ranks.items())
-        full = full_gen._lead_plays(ranks, packed).entries
+        full = full_gen._lead_plays(full_gen._held(ranks), packed).entries
         shapes = {e.shape for e in full if e.shape is not None}
         shapes |= {(pd.name, n) for pd in moves.hc.ruleset.patterns for n in (2, 5, 9)}
         for shape in sorted(shapes):

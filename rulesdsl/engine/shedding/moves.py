@@ -40,6 +40,8 @@ from .composites import FIELD_MASK, Composites, Option, _Plan
 from .fillings import FIELD, WildFillings, _Held
 from .hand_plays import Entry, HandPlays, Play, Shape, entry_order, shape_of
 
+PlayRow = tuple[Play, list[Entry], int]  # a play, its lead entries, its place in entry order
+
 __all__ = ["Entry", "HandPlays", "LeadPlaysBound", "MoveGenerator", "Play"]
 # Every cache here is bounded and starts afresh when full, so a long run over one compiled
 # ruleset keeps a flat cost and memory (issue 22: 1,000 hands of any bundled ruleset stay
@@ -88,6 +90,8 @@ class MoveGenerator(WildFillings, Composites):
         for kind, wi in hc.wild_of.items():
             self.wild_rank[matcher.rank_key(kind)] = wi
         self.max_size = r.deal["hand_size"] + r.deal.get("kitty", 0)
+        # A play's place in entry order as an int (see _order_key): a digit per card.
+        self._longest = sum(r.deck)  # no play holds more cards than the deck
         # When every wild may stand for the same ranks, a wild filling needs no matching.
         allowed = {matcher.allowed[wi] for wi in self.wild_rank.values()}
         self._uniform: frozenset[int] | None = allowed.pop() if len(allowed) == 1 else None
@@ -95,6 +99,7 @@ class MoveGenerator(WildFillings, Composites):
         self.ranks = sorted(set(matcher.all_ranks) | {matcher.rank_key(k) for k in r.kinds()})
         self.shift = {rank: FIELD * i for i, rank in enumerate(self.ranks)}
         self._shifts = list(self.shift.items())
+        self._digit = (len(self.ranks) + 1).bit_length()
         self.bit = {rank: 1 << i for i, rank in enumerate(self.ranks)}
         self.guard = sum(1 << (FIELD * i + FIELD - 1) for i in range(len(self.ranks)))
         # The fields of the wild jokers' ranks: a hand with none there holds no wild.
@@ -117,7 +122,7 @@ class MoveGenerator(WildFillings, Composites):
         self._lead_reading: dict[int, dict[tuple[int, int], Reading]] = {}
         self._play_of: dict[int, Play] = {}  # packed demand -> sorted rank keys
         # packed play -> (play, its lead entries): the same for every hand holding it
-        self._entries_of: dict[int, tuple[Play, list[Entry]]] = {}
+        self._entries_of: dict[int, PlayRow] = {}
         # (packed demand, naturals held of it, wild jokers held, wilds) -> packed fillings
         self._fills: dict[tuple, list[int]] = {}
         self._extras_memo: dict[tuple, list[tuple[tuple[int, ...], int]]] = {}
@@ -167,6 +172,14 @@ class MoveGenerator(WildFillings, Composites):
         return _Held(dict(ranks), self.pack(ranks.items()), jokers, sum(jokers.values()),
                      sum(ranks.values()), tuple(jokers.items()))
 
+    def _held_of(self, packed: int) -> _Held:
+        """The hand of these packed rank counts."""
+        ranks = dict(self._unpack(packed))
+        jokers = {r: ranks[r] for r in self.wild_rank if r in ranks} \
+            if packed & self._wild_fields else {}
+        return _Held(ranks, packed, jokers, sum(jokers.values()), packed % FIELD_MASK,
+                     tuple(jokers.items()))
+
     def _fits_hand(self, packed: int, held: _Held) -> bool:
         """Does the hand hold this demand, but for at most as many cards as it has wilds?"""
         if not held.joker_total:
@@ -179,8 +192,7 @@ class MoveGenerator(WildFillings, Composites):
         key = tuple(hand)
         hp = self._by_kinds.get(key)
         if hp is None:
-            ranks = self.rank_counts(hand)
-            packed = self.pack(ranks.items())
+            packed = sum(map(operator.mul, self.unit, hand))
             hp = self._by_ranks.get(packed)
             if hp is None:
                 hp = HandPlays(packed, None, self.guard, None, self)  # made on demand
@@ -192,7 +204,7 @@ class MoveGenerator(WildFillings, Composites):
     # (HandPlays asks: a hand's every lead play, one shape's, or its bombs.)
 
     def lead_entries(self, packed: int) -> list[Entry]:
-        entries = self._lead_plays(self._ranks_of(packed), packed).entries
+        entries = self._lead_plays(self._held_of(packed), packed).entries
         self._cached_entries += len(entries)
         return entries
 
@@ -205,7 +217,7 @@ class MoveGenerator(WildFillings, Composites):
         pattern the hand holds, each read as the full list reads it (its readings depend
         on its cards alone)."""
         pd = self._pattern_named[shape[0]]
-        plays = self._candidates([pd], self._held(self._ranks_of(packed)), shape[1])
+        plays = self._candidates([pd], self._held_of(packed), shape[1])
         out = [e for p in plays for e in self.play_entries(p) if e.shape == shape]
         out.sort(key=entry_order)
         return out
@@ -213,7 +225,7 @@ class MoveGenerator(WildFillings, Composites):
     def bomb_entries(self, packed: int) -> list[Entry]:
         """The lead entries read as bombs, in entry order."""
         pds = [pd for pd in self.hc.ruleset.patterns if pd.bomb]
-        plays = self._candidates(pds, self._held(self._ranks_of(packed))) if pds else []
+        plays = self._candidates(pds, self._held_of(packed)) if pds else []
         out = [e for p in plays for e in self.play_entries(p) if e.reading.bomb]
         out.sort(key=entry_order)
         return out
@@ -231,7 +243,7 @@ class MoveGenerator(WildFillings, Composites):
     def _readings(self, packed: int) -> list[Reading]:
         """A play's readings: its own cards taken as a hand, the plays of it that use
         every card (of group and run patterns only the instances of its size)."""
-        held = self._held(self._ranks_of(packed))
+        held = self._held_of(packed)
         n = held.total
         self._held_memo = {}
         self._left, self._cards = MAX_LEAD_PLAYS, n
@@ -287,9 +299,6 @@ class MoveGenerator(WildFillings, Composites):
             cg = held.packed | g
             return [x for x in flat if (cg - x[0]) & g == g]
         return [x for x in flat if self._fits_hand(x[0], held)]
-
-    def _ranks_of(self, packed: int) -> Counter:
-        return Counter(dict(self._unpack(packed)))
 
     def played(self, hp: HandPlays, cards: tuple[int, ...]) -> HandPlays:
         """The plays left once `cards` are played from a hand whose plays are `hp`: the
@@ -351,8 +360,7 @@ class MoveGenerator(WildFillings, Composites):
             self._counting = False
         return MAX_LEAD_PLAYS - self._left
 
-    def _lead_plays(self, ranks: Counter, packed_hand: int) -> HandPlays:
-        held = self._held(ranks)
+    def _lead_plays(self, held: _Held, packed_hand: int) -> HandPlays:
         sources = self._sources(held)
         # A play's readings depend on its cards alone, wild jokers included: every hand
         # holding it finds the same ones (a demand is tried whenever the hand holds it but
@@ -361,7 +369,7 @@ class MoveGenerator(WildFillings, Composites):
         known = self._entries_of
         if len(known) > PLAY_LIMIT:
             known.clear()
-        plays = dict.fromkeys(x[0] for items, _ in sources for x in items)
+        plays = dict.fromkeys([x[0] for items, _ in sources for x in items])
         new: dict[int, list[Reading]] = {p: [] for p in plays if p not in known}
         if new:
             for items, at in sources:  # the readings found, in the order found
@@ -371,8 +379,7 @@ class MoveGenerator(WildFillings, Composites):
                         rs.append(x[at])
             for packed, rs in new.items():
                 known[packed] = self._entries(packed, rs)
-        rows = [known[p] for p in plays]
-        rows.sort(key=_first)  # by play (each play once)
+        rows = sorted(map(known.__getitem__, plays), key=_order)  # by play (each once)
         return HandPlays(packed_hand, [e for row in rows for e in row[1]], self.guard)
 
     def _sources(self, held: _Held) -> list[tuple[list, int]]:
@@ -402,7 +409,18 @@ class MoveGenerator(WildFillings, Composites):
             return options, 3
         return list(self._pattern_plays(pd, held)), 1
 
-    def _entries(self, packed: int, found: list[Reading]) -> tuple[Play, list[Entry]]:
+    def _order_key(self, packed: int) -> int:
+        """An int ordered as the play's sorted rank keys are (as tuples): a digit per
+        card, its rank's index + 1, left-aligned to the longest play (a shorter play that
+        is a prefix of a longer one ends in zeros, so comes first)."""
+        key, n, digit = 0, 0, self._digit
+        for i, (_, sh) in enumerate(self._shifts):
+            for _ in range((packed >> sh) & FIELD_MASK):
+                key = (key << digit) | (i + 1)
+                n += 1
+        return key << (digit * (self._longest - n))
+
+    def _entries(self, packed: int, found: list[Reading]) -> PlayRow:
         """A play's lead actions from the readings found for it: the best reading of
         each pattern; a play with several readings is one action per reading, named."""
         play = self._play(packed)
@@ -412,12 +430,13 @@ class MoveGenerator(WildFillings, Composites):
             if old is None or x.key > old.key:
                 best[x.pattern] = x
         rs = list(best.values())
+        order = self._order_key(packed)
         if len(rs) == 1:
-            return play, [Entry(play, None, rs[0], packed, shape_of(rs[0]))]
+            return play, [Entry(play, None, rs[0], packed, shape_of(rs[0]))], order
         rs = exclusive_readings(self.hc.ruleset, rs)
         rs.sort(key=lambda x: x.pattern)
         return play, [Entry(play, x.pattern if len(rs) > 1 else None, x, packed, shape_of(x))
-                      for x in rs]
+                      for x in rs], order
 
     def _play(self, packed: int) -> Play:
         """The sorted rank keys of a packed demand."""
@@ -648,4 +667,4 @@ class MoveGenerator(WildFillings, Composites):
         return packed % FIELD_MASK - common % FIELD_MASK
 
 
-_first = operator.itemgetter(0)  # a row's play
+_order = operator.itemgetter(2)  # a row's place in entry order
