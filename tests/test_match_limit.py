@@ -10,8 +10,11 @@ import random
 import pytest
 
 import rulesdsl
-from rulesdsl.engine import saved
 from rulesdsl.engine.base import MATCH_HAND_LIMIT
+from rulesdsl.engine.saved import reader as saved_reader
+from rulesdsl.engine.saved import shedding as saved_shedding
+from rulesdsl.engine.saved import tiles as saved_tiles
+from rulesdsl.engine.saved import trick as saved_trick
 from rulesdsl.engine.shedding import settlement as shed_settlement
 from rulesdsl.engine.tiles import state as tile_state
 from rulesdsl.engine.trick import result as trick_result
@@ -20,7 +23,8 @@ from rulesdsl.errors import RulesdslError
 
 @pytest.mark.parametrize("name", ["wenling-mahjong", "guan-pai", "wenling-hong-wu"])
 def test_a_game_without_a_hand_count_ends_at_the_limit(monkeypatch, name) -> None:
-    for module in (shed_settlement, tile_state, trick_result, saved):
+    for module in (shed_settlement, tile_state, trick_result, saved_reader, saved_trick,
+                   saved_shedding, saved_tiles):
         monkeypatch.setattr(module, "MATCH_HAND_LIMIT", 2)
     state = rulesdsl.api.load(name).new_game(seed=3, hands=None)
     rng = random.Random(3)

@@ -6,7 +6,7 @@
   trip. The games pass through the positions where that matters (a trick half played, an
   auction, claims waiting, live discards, pung locks, declarations), asserted below.
 - Every attribute a state sets is one of its FIELDS, and the check of a saved state reads
-  every one of them (engine/saved.py).
+  every one of them (engine/saved/).
 - Tampered states are refused with RulesdslError naming the field; random edits of saved
   JSON restore or raise RulesdslError, never anything else, and what restores plays on.
 - An observation shares no object with the state; a bad seat raises RulesdslError.
@@ -215,7 +215,7 @@ class _Reads(dict):
 
 @pytest.mark.parametrize("name", BUNDLED)
 def test_the_check_reads_every_saved_field(name):
-    """A field added to FIELDS and not to engine/saved.py would restore unchecked."""
+    """A field added to FIELDS and not to engine/saved/ would restore unchecked."""
     game = ruleset(name).game()
     fields = type(ruleset(name).new_game(seed=0)).FIELDS
     read: set[str] = set()

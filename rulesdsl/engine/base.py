@@ -465,7 +465,7 @@ MATCH_HAND_LIMIT = 10_000
 
 def restore_state(state_class: type, game: Any, text: str, check: bool = True) -> Any:
     """A state saved with `to_json()`, for this game's ruleset only, and only one the
-    engine could be in (engine/saved.py checks every field before the state is built).
+    engine could be in (engine/saved/ checks every field before the state is built).
     `check=False` skips that check, for code that restores a position it built by hand
     (a test's scaffold need not be reachable); never for text from outside."""
     from .saved import check_saved

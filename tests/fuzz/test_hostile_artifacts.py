@@ -245,7 +245,7 @@ def _edited_state(where, edit) -> tuple:
 
 
 def test_a_result_without_its_winner_is_refused() -> None:
-    # A finished tile game whose results[0] lacks `winner`: KeyError in engine/saved.py.
+    # A finished tile game whose results[0] lacks `winner`: KeyError in engine/saved/tiles.py.
     def edit(data: dict) -> str:
         del data["results"][0]["winner"]
         return "del results[0].winner"
@@ -257,7 +257,7 @@ def test_a_result_without_its_winner_is_refused() -> None:
 
 def test_a_deal_order_cut_short_is_refused() -> None:
     # A trick hand in play whose deal_order holds 10 of its cards: IndexError in
-    # engine/saved.py (reading who was dealt what).
+    # engine/saved/trick.py (reading who was dealt what).
     def edit(data: dict) -> str:
         del data["deal_order"][10:]
         return "deal_order cut to 10 cards"
@@ -269,7 +269,7 @@ def test_a_deal_order_cut_short_is_refused() -> None:
 
 def test_a_dealt_hand_that_is_a_mapping_is_refused() -> None:
     # A shedding deal event whose `hands[1]` is `{}` instead of a text of cards: TypeError
-    # (unhashable dict) in engine/saved.py (long run of seed 2029, inputs 3822 and 18207).
+    # (unhashable dict) in engine/saved/shedding.py (long run of seed 2029, inputs 3822 and 18207).
     def edit(data: dict) -> str:
         data["log"][0]["hands"][1] = {}
         return "log[0].hands[1]: {}"
