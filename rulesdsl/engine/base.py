@@ -298,6 +298,8 @@ class EngineState:
     # it (a family that remembers it sets it there and clears it in `_do`): apply takes
     # that very object without parsing it again.
     _sampled: tuple[Any, Any] | None = None
+    # addable()'s listing of this decision's plays, dropped by apply.
+    _card_plays: list[Counter] | None = None
 
     def __init__(self, game: Any):
         self.game = game
@@ -351,7 +353,8 @@ class EngineState:
                 self._restore(saved)
             raise PlayError(f"{exc} (seed {getattr(self, 'seed', '?')}, hand "
                             f"{getattr(self, 'hand_no', '?')}, action {act})") from None
-        self.__dict__.pop("_card_plays", None)
+        if self._card_plays is not None:
+            self._card_plays = None
 
     def _evaluates(self, act: Action) -> bool:
         """May applying this action evaluate a table, formula or condition? A family
@@ -422,9 +425,9 @@ class EngineState:
         actions; an engine whose actions are too many to list overrides it."""
         have = Counter(partial)
         out: set[int] = set()
-        listed = self.__dict__.get("_card_plays")
+        listed = self._card_plays
         if listed is None:  # one listing per decision, however many cards are added
-            listed = self.__dict__["_card_plays"] = [
+            listed = self._card_plays = [
                 Counter(a.cards) for a in self._iter_actions()
                 if a.cards and a.kind not in TILE_ACTIONS]
         for cards in listed:

@@ -311,6 +311,9 @@ class _CompositeWalk:
         # The last fixed part of a composite with nothing more to check goes straight on.
         last = self.last
         direct = i == last and not self.repeating and not self.pd.same_length
+        if direct and i != key_index:
+            self.last_part(options, start, packed, mask, size)
+            return
         for j in range(start, len(options)):
             p, m, inst, _ = options[j]
             if size + inst.size > limit:
@@ -336,6 +339,48 @@ class _CompositeWalk:
                 self.fixed_part(i + 1, np, mask | m, size + inst.size)
             chosen.pop()
             picks.pop()
+
+
+    def last_part(self, options: list[Option], start: int, packed: int, mask: int,
+                  size: int) -> None:
+        """The last fixed part, after the key part: `fixed_part` and `finish` in one loop
+        (the hot path of a composite with kickers)."""
+        every, from_key, limit = self.every, self.from_key, self.limit
+        key_mask = self.key_mask
+        wild, g, cg = self.wild, self.g, self.cg
+        short, held = self.gen._short, self.held
+        lead = self.chosen[self.key_index]
+        lead_id = id(lead)
+        outside = ~self.allowed
+        exact = self.exact
+        plain = not self.bombs and not self.maximal_group
+        reads, out = self.reads, self.out
+        made = 0
+        for j in range(start, len(options)):
+            p, m, inst, _ = options[j]
+            n = size + inst.size
+            if n > limit or (m & mask if every else from_key and m & key_mask):
+                continue
+            np = packed + p
+            if short(np, held) > wild if wild else (cg - np) & g != g:
+                continue  # the hand does not hold these parts together
+            nm = mask | m
+            if nm & outside or exact and n != exact:
+                continue
+            if not plain:
+                self.chosen.append(inst)
+                self.finish(np, nm, n)
+                self.chosen.pop()
+                continue
+            r = reads.get((lead_id, n))
+            if r is None:
+                r = self.gen._composite_reading(self.pd, lead, n)
+            out.append((np, r))
+            made += 1
+        gen = self.gen
+        gen._left -= made
+        if gen._left < 0:
+            raise gen._over_budget()
 
 
 def _same_part(a: PatternDef, b: PatternDef) -> bool:

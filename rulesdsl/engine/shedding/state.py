@@ -362,6 +362,11 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
     # ------------------------------------------------------------ legality
 
     def _check(self, act: Action) -> Reading | None:
+        sampled = self._sampled
+        if sampled is not None and sampled[0] is act:
+            # Drawn from this very decision's legal actions: a play with its reading, a
+            # pass, bid or tribute with None.
+            return sampled[1]
         if self.phase == "over":
             raise IllegalAction("the game is over")
         seat = self.to_act
@@ -370,15 +375,9 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
             self._check_tribute(seat, act)
             return None
         if self.phase == "auction":
-            sampled = self._sampled
-            if sampled is not None and sampled[0] is act:
-                return None  # sampled from this very decision's bids
             if act not in self._auction_actions(seat):
                 raise IllegalAction(self._why_not_bid(seat, act))
             return None
-        sampled = self._sampled
-        if sampled is not None and sampled[0] is act:
-            return sampled[1]  # sampled from this very decision's legal plays
         if act is PASS or (act.kind == "pass" and act == PASS):
             if self.last is None or self.last["seat"] == seat:
                 raise IllegalAction("you have the lead: play something")
@@ -514,6 +513,8 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
         single must be the player's highest (the list itself when neither applies)."""
         g = self.game
         last_only = g.last_only
+        if not last_only and g.rules.highest_single is None:
+            return entries
         if last_only:
             size = sum(self.hands[seat])
             entries = [e for e in entries if e.reading.pattern not in last_only
