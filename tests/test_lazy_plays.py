@@ -91,3 +91,34 @@ def test_a_hand_played_down_follows_as_the_full_list_does(name):
             lazy = lazy_gen.played(lazy, tuple(cards))
             full = full_gen.played(full, tuple(cards))
         assert not lazy.made or lazy.entries == full.entries
+
+
+SUITED = [name for name in sorted(bundled_rulesets())
+          if rulesdsl.load(name).family == "shedding"
+          and type(rulesdsl.load(name).new_game(seed=0).moves) is not MoveGenerator]
+
+
+def test_the_suited_shedding_rulesets_are_covered():
+    assert {"big-two", "guandan"} <= set(SUITED)
+
+
+@pytest.mark.parametrize("name", SUITED)
+def test_suited_shapes_and_bombs_are_the_full_card_list_filtered(name):
+    # Card plays are spread by shape for a follow: each shape's, and the bombs, must be
+    # what spreading every rank play (a lead) lists, filtered, in the same order.
+    from rulesdsl.engine.shedding.suited import SuitedMoves
+
+    shapes_checked = 0
+    for moves, hand in hands(name, 2, 11):
+        full_gen = SuitedMoves(MoveGenerator(moves.hc))
+        lazy_gen = SuitedMoves(MoveGenerator(moves.hc))
+        full = full_gen.hand_plays(hand).entries
+        lazy = lazy_gen.hand_plays(hand)
+        shapes = {e.shape for e in full if e.shape is not None}
+        shapes |= {(pd.name, n) for pd in moves.hc.ruleset.patterns for n in (2, 5)}
+        for shape in sorted(shapes):
+            assert lazy.of_shape(shape) == [e for e in full if e.shape == shape], shape
+            shapes_checked += 1
+        assert lazy.of_shape(None) == [e for e in full if e.reading.bomb]
+        assert not lazy.made  # nothing but the asked shapes was spread
+    assert shapes_checked > 10

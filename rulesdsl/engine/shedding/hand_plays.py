@@ -103,7 +103,7 @@ class HandPlays:
         maker = self._maker
         return maker is not None and maker.whole(self.packed)
 
-    def _shape(self, shape: Shape | None) -> list[Entry]:
+    def of_shape(self, shape: Shape | None) -> list[Entry]:
         """The entries of one (pattern, size), or the bombs (None: a bomb's entry has no
         shape), in entry order."""
         out = self._shapes.get(shape)
@@ -123,14 +123,14 @@ class HandPlays:
 
     def beating(self, hc: HandContext, after: Reading) -> list[Entry]:
         """The entries whose reading beats `after`, in entry order."""
-        bombs = self._shape(None)
+        bombs = self.of_shape(None)
         if after.bomb:
             return [e for e in bombs if beats(hc, e.reading, after)]
         key = after.key
-        same = [e for e in self._shape((after.pattern, after.size)) if e.reading.key > key]
+        same = [e for e in self.of_shape((after.pattern, after.size)) if e.reading.key > key]
         above = hc.ruleset.classes_above(after.pattern) if hc.ruleset.classes else ()
         for pattern in above:  # a higher class of the same size beats it whatever its key
-            same.extend(self._shape((pattern, after.size)))
+            same.extend(self.of_shape((pattern, after.size)))
         if above or (bombs and same):
             return sorted(same + bombs, key=entry_order)
         return same or list(bombs)

@@ -5,6 +5,11 @@ aside); each is then spread over the cards of its ranks the hand holds, and ever
 such set of cards is read with the pattern's suit rules (`suited_reading`, the same
 function `readings` applies). A play is then a sorted tuple of card kinds, packed
 16 bits per kind, so pruning and following work as they do on ranks.
+
+Spreading is lazy as rank plays are (hand_plays.py): a follow spreads only the rank
+plays of the led shape and the bombs; a lead spreads them all. A card set's readings
+come from the rank play of its ranks alone (every pattern that play reads as), so a
+shape's card plays are the full list's, filtered (a test checks it).
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ from collections import Counter
 
 from ... import notation as nt
 from ...model.patterns import Reading, exclusive_readings, suited_reading
-from .hand_plays import shape_of
+from .composites import FIELD_MASK
+from .hand_plays import Shape, shape_of
 from .moves import (
     CACHE_LIMIT,
     FIELD,
@@ -42,6 +48,8 @@ class SuitedMoves:
         self.patterns = {p.name: p for p in r.patterns}
         kinds = r.kinds()
         shift = {k: FIELD * i for i, k in enumerate(kinds)}
+        self._kind_shifts = list(shift.items())
+        self._deck_kinds = len(r.deck)
         self.unit = [1 << shift[k] if k in shift else 0 for k in range(len(r.deck))]
         self.guard = sum(1 << (FIELD * i + FIELD - 1) for i in range(len(kinds)))
         self.kinds_of_rank: dict[int, list[int]] = {}
@@ -50,6 +58,9 @@ class SuitedMoves:
         self._by_kinds: dict[Cards, HandPlays] = {}  # card counts -> plays
         self._by_ranks: dict[int, HandPlays] = {}  # packed cards -> plays (the name played reads)
         self._cached_entries = 0  # lead entries of the hands in _by_ranks (at most)
+        # packed cards -> the rank plays of that hand, pruned play by play alongside the
+        # card plays (a smaller hand's rank plays are not made afresh)
+        self._rank_plays: dict[int, HandPlays] = {}
         self._choices: dict[tuple, list[Cards]] = {}
         self._suited: dict[tuple, Reading | None] = {}
 
@@ -60,24 +71,87 @@ class SuitedMoves:
         key = tuple(hand)
         hp = self._by_kinds.get(key)
         if hp is None:
-            hp = self._expand(hand, self.ranks.hand_plays(hand))
-            self._remember(hp)
+            unit = self.unit
+            packed = sum(c * unit[k] for k, c in enumerate(hand) if c)
+            hp = self._by_ranks.get(packed)
+            if hp is None:
+                hp = HandPlays(packed, None, self.guard, None, self)  # made on demand
+                self._remember(hp)
             self._remember_kinds(key, hp)
         return hp
 
-    # Pruning, following and the bounded hand caches work alike on packed cards and on
-    # packed ranks.
-    played = MoveGenerator.played
+    # ------------------------------------------------------------ made on demand
+    # (HandPlays asks: a hand's every lead play, one shape's, or its bombs.)
+
+    def played(self, hp: HandPlays, cards: tuple[int, ...]) -> HandPlays:
+        """The card plays left once `cards` are played (MoveGenerator.played), and the
+        rank plays of the smaller hand pruned from the larger's."""
+        out = MoveGenerator.played(self, hp, cards)
+        ranks = self._rank_plays.get(hp.packed)
+        if ranks is not None and out.packed not in self._rank_plays:
+            self._keep_ranks(out.packed, self.ranks.played(ranks, cards))
+        return out
+
+    def _ranks_of(self, packed: int, hand: list[int]) -> HandPlays:
+        """The rank plays of a hand (packed cards, and their counts)."""
+        out = self._rank_plays.get(packed)
+        if out is None:
+            out = self.ranks.hand_plays(hand)
+            self._keep_ranks(packed, out)
+        return out
+
+    def _keep_ranks(self, packed: int, ranks: HandPlays) -> None:
+        if len(self._rank_plays) > CACHE_LIMIT:
+            self._rank_plays.clear()
+        self._rank_plays[packed] = ranks
+
+    def lead_entries(self, packed: int) -> list[Entry]:
+        hand = self._hand_of(packed)
+        entries = self._expand(hand, self._ranks_of(packed, hand).entries)
+        self._cached_entries += len(entries)
+        return entries
+
+    def whole(self, packed: int) -> bool:
+        return False  # spreading every rank play is what a follow should not pay for
+
+    def shape_entries(self, packed: int, shape: Shape) -> list[Entry]:
+        return self._spread_like(packed, shape)
+
+    def bomb_entries(self, packed: int) -> list[Entry]:
+        return self._spread_like(packed, None)
+
+    def _spread_like(self, packed: int, shape: Shape | None) -> list[Entry]:
+        """The card entries of one shape (None: the bombs), in entry order: the rank plays
+        of that shape spread, each with every reading of its ranks (so that the best and
+        exclusive readings are those of the full list), then filtered."""
+        hand = self._hand_of(packed)
+        rank_plays = self._ranks_of(packed, hand)
+        plays = {e.play for e in rank_plays.of_shape(shape)}
+        if not plays:
+            return []
+        rank_entries = [e for e in rank_plays.entries if e.play in plays]
+        out = [e for e in self._expand(hand, rank_entries) if e.shape == shape]
+        return out
+
+    def _hand_of(self, packed: int) -> list[int]:
+        """The card counts of packed cards."""
+        hand = [0] * self._deck_kinds
+        for k, sh in self._kind_shifts:
+            hand[k] = (packed >> sh) & FIELD_MASK
+        return hand
+
+    # Following and the bounded hand caches work alike on packed cards and on packed ranks.
     plays = MoveGenerator.plays
     _remember = MoveGenerator._remember
     _remember_kinds = MoveGenerator._remember_kinds
 
-    def _expand(self, hand: list[int], rank_plays: HandPlays) -> HandPlays:
-        """Each rank play spread over the held cards of its ranks, read with suits."""
+    def _expand(self, hand: list[int], rank_entries: list[Entry]) -> list[Entry]:
+        """Each rank play spread over the held cards of its ranks, read with suits: the
+        card entries, in entry order."""
         found: dict[Cards, list[Reading]] = {}
         left = MAX_LEAD_PLAYS  # card plays made, as the rank plays' budget
         held_of: dict[int, tuple[tuple[int, int], ...]] = {}
-        for e in rank_plays.entries:
+        for e in rank_entries:
             pd = self.patterns.get(e.reading.pattern)
             per_rank = self._per_rank(hand, e.play, held_of)
             left -= math.prod(len(options) for options in per_rank)
@@ -103,8 +177,7 @@ class SuitedMoves:
             for x in rs:
                 entries.append(Entry(cards, x.pattern if len(rs) > 1 else None, x, packed,
                                      shape_of(x)))
-        packed_hand = sum(c * unit[k] for k, c in enumerate(hand) if c)
-        return HandPlays(packed_hand, entries, self.guard)
+        return entries
 
     def _per_rank(self, hand: list[int], play: Play,
                   held_of: dict[int, tuple[tuple[int, int], ...]]) -> list[list[Cards]]:
