@@ -34,6 +34,8 @@ from .moves import (
 )
 
 Cards = tuple[int, ...]
+SUIT_BIT = {suit: 1 << i for i, suit in enumerate(nt.SUITS)}
+ALL_SUITS = (1 << len(nt.SUITS)) - 1
 
 
 class SuitedMoves:
@@ -151,8 +153,20 @@ class SuitedMoves:
         found: dict[Cards, list[Reading]] = {}
         left = MAX_LEAD_PLAYS  # card plays made, as the rank plays' budget
         held_of: dict[int, tuple[tuple[int, int], ...]] = {}
+        suits_of: dict[bool, dict[int, int]] = {}  # wilds stand in? -> rank -> suit bits
         for e in rank_entries:
             pd = self.patterns.get(e.reading.pattern)
+            if pd is not None and pd.suit == "same":
+                # A one-suit pattern's rank play whose ranks share no suit in this hand
+                # spreads to nothing: skipped before its cards are listed (nor counted).
+                suits = suits_of.get(pd.wilds)
+                if suits is None:
+                    suits = suits_of[pd.wilds] = self._suits_by_rank(hand, pd.wilds)
+                common = ALL_SUITS
+                for rank in e.play:
+                    common &= suits.get(rank, 0)
+                if not common:
+                    continue
             per_rank = self._per_rank(hand, e.play, held_of)
             left -= math.prod(len(options) for options in per_rank)
             if left < 0:
@@ -178,6 +192,18 @@ class SuitedMoves:
                 entries.append(Entry(cards, x.pattern if len(rs) > 1 else None, x, packed,
                                      shape_of(x)))
         return entries
+
+    def _suits_by_rank(self, hand: list[int], wilds: bool) -> dict[int, int]:
+        """Per rank, the suits of the hand's cards of that rank, as bits (a wild card, when
+        wilds stand in, every suit; a card of no suit, none)."""
+        wild_of = self.hc.wild_of if wilds else {}
+        rank_of = self.ranks.rank_of
+        out: dict[int, int] = {}
+        for k, c in enumerate(hand):
+            if c:
+                bits = ALL_SUITS if k in wild_of else SUIT_BIT.get(nt.card_suit(k), 0)
+                out[rank_of[k]] = out.get(rank_of[k], 0) | bits
+        return out
 
     def _per_rank(self, hand: list[int], play: Play,
                   held_of: dict[int, tuple[tuple[int, int], ...]]) -> list[list[Cards]]:
