@@ -687,7 +687,8 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
             self._end_hand()
             return
         self.to_act = nxt
-        self._maybe_round_over()
+        if nxt == seat:  # nobody else holds cards: the round is over (no pass since)
+            self._maybe_round_over()
 
     def _after_pass(self, seat: int) -> None:
         nxt = self._next_active(seat)
