@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .hand import ScoringHand, TileSet
-from .settlement import KONG_DRAWS, SUITED_HONOR
+from .settlement import KONG_DRAWS
 
 
 class Ledger:
@@ -23,6 +23,7 @@ class Ledger:
     kong_bills: list[dict[str, Any]]
     log: list[dict[str, Any]]
     hand_wins: list[dict[str, Any]]
+    _winning_tiles: Any  # WinningHands': the kinds a seat would win on
 
     def _pay_kong(self, seat: int, rate: dict | None, discarder: int | None) -> None:
         """刮风下雨: a kong is paid when it is made (play.kong_payments), in stakes, by its
@@ -69,8 +70,7 @@ class Ledger:
 
     def _ready(self, seat: int) -> bool:
         """Would one more tile complete the seat's hand (a void suit still held: never)?"""
-        kinds = {t for t in self.game.tiles if t < SUITED_HONOR}
-        return any(self._can_win(seat, t) for t in sorted(kinds))
+        return next(self._winning_tiles(seat, self.game.suited_kinds), None) is not None
 
     def _draw_settlements(self) -> list[float]:
         """play.exhaustive_draw, among the players still in play, in its order: 查花猪
@@ -123,9 +123,7 @@ class Ledger:
         g = self.game
         f = g.ruleset.formulas[g.rules.to_winner]
         best = 0.0
-        for t in sorted({t for t in g.tiles if t < SUITED_HONOR}):
-            if not self._can_win(seat, t):
-                continue
+        for t in self._winning_tiles(seat, g.suited_kinds):
             counts = list(self.hands[seat])
             counts[t] += 1
             hand = ScoringHand(

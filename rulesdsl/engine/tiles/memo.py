@@ -3,16 +3,21 @@ trie over the scope values it looked at, so a new meld rarely evaluates it again
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import repeat
 from typing import Any
 
 from ...runtime.expressions import Env, EvaluationError
 
 _CACHE_LIMIT = 200_000  # entries per memo before it is cleared (bounds memory)
 _MISSING = object()
+_SCALARS = frozenset({int, bool, str, float, type(None)})
 
 
 def _freeze(value: Any) -> Any:
     """A hashable stand-in for a scope value (type-tagged: True and 1 stay apart)."""
+    if value.__class__ is list and all(v.__class__ is int for v in value):
+        return tuple(zip(repeat(int), value))  # a list of tiles: the same, made faster
     if isinstance(value, (list, tuple)):
         return tuple(_freeze(v) for v in value)
     if isinstance(value, dict):
@@ -23,6 +28,9 @@ def _freeze(value: Any) -> Any:
 def _read_key(value: Any) -> Any:
     """What a read of `value` is keyed on: a list of records (a hand's sets) only by its
     length, since its records' own fields are traced as they are read; else the value."""
+    cls = value.__class__
+    if cls in _SCALARS:
+        return (cls, value)  # as _freeze has it
     if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
         return ("records", len(value))
     return _freeze(value)
@@ -76,19 +84,25 @@ class ReadTrie:
         self.root: tuple | None = None
         self.size = 0
 
-    def holds(self, when: Any, hand: dict[str, Any], values: dict[str, Any],
-              frozen: dict[tuple, Any]) -> bool:
-        """`when` on this scope; `frozen` caches the scope's hashable values."""
-        node = self.root
-        while node is not None and node[0] is not None:
-            what = node[0]
-            value = frozen.get(what, _MISSING)
-            if value is _MISSING:
-                value = frozen[what] = _read_key(_fetch(hand if what[0] else values, what))
-            node = node[1].get(value)
-        if node is not None:
-            return node[1]
-        return self._learn(when, hand, values)
+    @staticmethod
+    def first_holding(conditions: Iterable[tuple[Any, ReadTrie]], hand: dict[str, Any],
+                      values: dict[str, Any], frozen_values: dict[tuple, Any]) -> int:
+        """The index of the first (condition, its trie) that holds on this scope, or -1.
+        The hashable values read are made once: those of the hand's scope for this call,
+        those of the named values in `frozen_values` (which may outlive the scope)."""
+        frozen: dict[tuple, Any] = {}
+        for i, (when, trie) in enumerate(conditions):
+            node = trie.root
+            while node is not None and node[0] is not None:
+                what = node[0]
+                cache = frozen if what[0] else frozen_values
+                value = cache.get(what, _MISSING)
+                if value is _MISSING:
+                    value = cache[what] = _read_key(_fetch(hand if what[0] else values, what))
+                node = node[1].get(value)
+            if node[1] if node is not None else trie._learn(when, hand, values):
+                return i
+        return -1
 
     def _learn(self, when: Any, hand: dict[str, Any], values: dict[str, Any]) -> bool:
 

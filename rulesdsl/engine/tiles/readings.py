@@ -16,6 +16,9 @@ PLAYABLE = 34  # kinds 0..33 form sets; 34.. are flowers
 MAX_READINGS = 3000
 MAX_STEPS = 200_000
 WAITS = ("closed", "edge", "pair", "other")
+# (ruleset id, the values) -> (the ruleset, its _Wilds): pure, and built per hand scored
+_WILD_TABLES: dict[tuple, tuple[Ruleset, Any]] = {}
+_WILD_TABLES_LIMIT = 1000
 
 
 # ------------------------------------------------------------------ the wild tables
@@ -30,6 +33,22 @@ class _Wilds:
 
     @classmethod
     def of(cls, ruleset: Ruleset, values: dict[str, Any]) -> _Wilds:
+        """The tables of these values (shared: read them, never change them)."""
+        try:  # type-tagged, so that True and 1 stay apart
+            key = (id(ruleset), tuple(sorted((k, v.__class__, v) for k, v in values.items())))
+            hit = _WILD_TABLES.get(key)
+        except TypeError:  # an unhashable value: not memoised
+            return cls._build(ruleset, values)
+        if hit is not None and hit[0] is ruleset:
+            return hit[1]
+        found = cls._build(ruleset, values)
+        if len(_WILD_TABLES) > _WILD_TABLES_LIMIT:
+            _WILD_TABLES.clear()
+        _WILD_TABLES[key] = (ruleset, found)
+        return found
+
+    @classmethod
+    def _build(cls, ruleset: Ruleset, values: dict[str, Any]) -> _Wilds:
         wild = [False] * nt.TILE_KINDS
         stands: dict[int, frozenset[int]] = {}
         for kind in range(nt.TILE_KINDS):

@@ -12,6 +12,7 @@ SUITED_HONOR = 34  # kinds 0..33 take part in sets; 34.. are flowers
 # Draw sources (TileState.source) that end a kong's, or a bonus tile's, replacement chain.
 KONG_DRAWS = ("kong", "kong_bonus")
 BONUS_DRAWS = ("bonus", "kong_bonus")
+_LIVE_LIMIT = 10_000  # memoised live-tile answers per game before they are cleared
 
 
 class Settlement:
@@ -234,11 +235,19 @@ class Settlement:
 
     def _is_live(self, seen: int) -> bool:
         """A discard in the live-tile phase is live by play.liability.live (names: seen)."""
-        rule = self.game.rules.live_tile
+        g = self.game
+        rule = g.rules.live_tile
         if rule is None:
             return seen == 0
-        values = self.game.ruleset.context_values({"turned": self.turned})
-        return bool(rule(Env(None, {**values, "seen": seen})))
+        key = (self.turned, seen)
+        live = g._live.get(key)
+        if live is None:  # a pure rule of these two: evaluated once per game
+            values = g.ruleset.context_values({"turned": self.turned})
+            live = bool(rule(Env(None, {**values, "seen": seen})))
+            if len(g._live) > _LIVE_LIMIT:
+                g._live.clear()
+            g._live[key] = live
+        return live
 
     def _liable(self, winner: int, discarder: int | None, tile: int | None) -> int | None:
         """包三家: a live tile discarded in the live-tile phase that lets someone win (a
@@ -252,7 +261,7 @@ class Settlement:
         # ready (「…手里全是生牌，同时还没听牌时…不按包三家处理」).
         hand = self._tiles(self.hands[discarder])
         all_live = all(self._is_live(self.seen.count(t)) for t in hand)
-        ready = any(self._can_win(discarder, t) for t in range(SUITED_HONOR))
+        ready = next(self._winning_tiles(discarder, range(SUITED_HONOR)), None) is not None
         rule = self.game.rules.liable_exempt  # play.liability.exempt
         if rule is None:
             exempt = all_live and not ready

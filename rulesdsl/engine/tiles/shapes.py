@@ -70,12 +70,109 @@ def suit_keys(counts: Sequence[int]) -> list[int]:
     return keys
 
 
-def _decode(key: int, size: int) -> tuple[int, ...]:
-    digits = []
-    for _ in range(size):
-        key, d = divmod(key, 5)
-        digits.append(d)
-    return tuple(digits)
+# Per base-5 number below 5**5 (the low or high five digits of a key): its digit sum, and
+# its lowest non-zero digit as (position, count); (5, 0) for zero.
+_LOW_DIGITS = 3125
+_DIGIT_SUM = tuple(sum(_n // 5 ** _j % 5 for _j in range(5)) for _n in range(_LOW_DIGITS))
+_LOWEST = tuple(next(((_j, _n // 5 ** _j % 5) for _j in range(5) if _n // 5 ** _j % 5),
+                     (5, 0)) for _n in range(_LOW_DIGITS))
+_POW5 = tuple(5 ** _j for _j in range(9))
+_KEYED_LIMIT = 200_000  # rows per keyed table (about 200 bytes each) before it is cleared
+
+
+def _keyed_entry(key: int, table: dict[int, tuple], chow: bool, pung: bool,
+                 pairs: int) -> tuple:
+    """_entry on an int group key, memoised in `table` as keyed rows (see _KEYED): the
+    same recursion on the same digits, without building a tuple per step."""
+    hit = table.get(key)
+    if hit is not None:
+        return hit
+    low, high = key % _LOW_DIGITS, key // _LOW_DIGITS
+    tiles = _DIGIT_SUM[low] + _DIGIT_SUM[high]
+    if not tiles:
+        row = tuple(2 * p for p in range(pairs + 1))  # only all-wild pairs are left
+    elif pairs == 1:
+        row = _keyed_one_pair(key, low, high, table, chow, pung)
+    else:
+        i, c = _LOWEST[low] if low else _LOWEST[high]
+        if not low:
+            i += 5
+        best = [NEVER] * (pairs + 1)
+        span = range(pairs + 1)
+        w = _POW5[i]
+        if pung:
+            for r in range(1, min(3, c) + 1):
+                sub = table.get(key - r * w) or _keyed_entry(key - r * w, table, chow, pung,
+                                                              pairs)
+                sub = sub[3]
+                for p in span:
+                    v = 3 - r + sub[p]
+                    if v < best[p]:
+                        best[p] = v
+        if pairs:
+            for r in range(1, min(2, c) + 1):
+                sub = table.get(key - r * w) or _keyed_entry(key - r * w, table, chow, pung,
+                                                              pairs)
+                sub = sub[3]
+                for p in range(1, pairs + 1):
+                    v = 2 - r + sub[p - 1]
+                    if v < best[p]:
+                        best[p] = v
+        if chow:
+            # as in _entry: a real tile where one is present, a wild where none is
+            for a in range(max(0, i - 2), min(i, 6) + 1):
+                run, wilds = key, 0
+                for j in (a, a + 1, a + 2):
+                    if key // _POW5[j] % 5:
+                        run -= _POW5[j]
+                    else:
+                        wilds += 1
+                sub = (table.get(run) or _keyed_entry(run, table, chow, pung, pairs))[3]
+                for p in span:
+                    v = wilds + sub[p]
+                    if v < best[p]:
+                        best[p] = v
+        row = tuple(min(b, NEVER) for b in best)
+    entry = table[key] = (tiles, row[0], row[1] - row[0] if pairs else 0, row)
+    return entry
+
+
+def _keyed_one_pair(key: int, low: int, high: int, table: dict[int, tuple], chow: bool,
+                    pung: bool) -> tuple[int, int]:
+    """The row of a non-empty key for one pair (the common shape): _keyed_entry's
+    recursion with the two minima held in locals."""
+    i, c = _LOWEST[low] if low else _LOWEST[high]
+    if not low:
+        i += 5
+    w = _POW5[i]
+    b0 = b1 = NEVER
+    if pung:
+        for r in range(1, min(3, c) + 1):
+            k = key - r * w
+            sub = (table.get(k) or _keyed_entry(k, table, chow, pung, 1))[3]
+            if 3 - r + sub[0] < b0:
+                b0 = 3 - r + sub[0]
+            if 3 - r + sub[1] < b1:
+                b1 = 3 - r + sub[1]
+    for r in range(1, min(2, c) + 1):
+        k = key - r * w
+        sub = (table.get(k) or _keyed_entry(k, table, chow, pung, 1))[3]
+        if 2 - r + sub[0] < b1:
+            b1 = 2 - r + sub[0]
+    if chow:
+        for a in range(max(0, i - 2), min(i, 6) + 1):
+            run, wilds = key, 0
+            for j in (a, a + 1, a + 2):
+                if key // _POW5[j] % 5:
+                    run -= _POW5[j]
+                else:
+                    wilds += 1
+            sub = (table.get(run) or _keyed_entry(run, table, chow, pung, 1))[3]
+            if wilds + sub[0] < b0:
+                b0 = wilds + sub[0]
+            if wilds + sub[1] < b1:
+                b1 = wilds + sub[1]
+    return (min(b0, NEVER), min(b1, NEVER))
 
 
 def _entry(key: tuple[int, ...], table: dict, chow: bool, pung: bool,
@@ -191,12 +288,11 @@ class WinShape:
         return total if total < NEVER else NEVER
 
     def _keyed_row(self, key: int, honors: bool) -> tuple:
-        """Fill an int-keyed row on a miss, from the counts table."""
-        counts = _decode(key, 7 if honors else 9)
-        row = self._row(counts, honors)
-        keyed = (sum(counts), row[0], row[1] - row[0] if self.pairs else 0, row)
-        (self._khonors if honors else self._ksuits)[key] = keyed
-        return keyed
+        """Fill an int-keyed row on a miss (and the rows of the keys it reads)."""
+        table = self._khonors if honors else self._ksuits
+        if len(table) > _KEYED_LIMIT:
+            table.clear()
+        return _keyed_entry(key, table, self._chow and not honors, self._pung, self.pairs)
 
     # -- the public checks -----------------------------------------------------------
 
@@ -213,20 +309,38 @@ class WinShape:
         if (left < 0 or wilds < 0
                 or a[0] + b[0] + c[0] + d[0] + wilds != 3 * left + 2 * self.pairs):
             return False
-        if self.pairs == 1:
+        if self.pairs == 1:  # the common shape, inlined
             need = a[1] + b[1] + c[1] + d[1] + min(a[2], b[2], c[2], d[2])
-        elif self.pairs == 0:
-            need = a[1] + b[1] + c[1] + d[1]
         else:
-            pairs = self.pairs
-            acc = a[3]
-            for row in (b[3], c[3], d[3]):
-                acc = tuple(min(acc[q] + row[p - q] for q in range(p + 1))
-                            for p in range(pairs + 1))
-            need = acc[pairs]
+            need = self._need(a, b, c, d)
         if need > wilds:
             return False
         return need == wilds or self._chow or self._pung
+
+    def wilds_short(self, keys: Sequence[int]) -> int:
+        """The fewest wilds with which the tiles of these group keys make sets and the
+        pairs, every tile used, whatever the tile count: can_win_keys wins only with that
+        many wilds or more. A tile more lowers it by one at most (a wild could stand in
+        for that tile), so tiles short by more than their wilds and one win with no tile
+        added."""
+        ks, kh = self._ksuits, self._khonors
+        return self._need(ks.get(keys[0]) or self._keyed_row(keys[0], False),
+                          ks.get(keys[1]) or self._keyed_row(keys[1], False),
+                          ks.get(keys[2]) or self._keyed_row(keys[2], False),
+                          kh.get(keys[3]) or self._keyed_row(keys[3], True))
+
+    def _need(self, a: tuple, b: tuple, c: tuple, d: tuple) -> int:
+        """The fewest wilds for four groups' keyed rows, the pairs in the best groups."""
+        if self.pairs == 1:
+            return a[1] + b[1] + c[1] + d[1] + min(a[2], b[2], c[2], d[2])
+        if self.pairs == 0:
+            return a[1] + b[1] + c[1] + d[1]
+        pairs = self.pairs
+        acc = a[3]
+        for row in (b[3], c[3], d[3]):
+            acc = tuple(min(acc[q] + row[p - q] for q in range(p + 1))
+                        for p in range(pairs + 1))
+        return acc[pairs]
 
     def _target(self, melds: int) -> int:
         """Concealed tiles plus wilds that a win needs, or -1 if `melds` is too many."""

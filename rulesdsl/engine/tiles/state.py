@@ -9,6 +9,7 @@ ruleset (`tileset`, `define`, `wilds`, `win`, `scoring`, `play`).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from ... import notation as nt
@@ -20,33 +21,26 @@ from ..base import (
     VOID_SUITS,
     Action,
     EngineState,
-    IllegalAction,
     Position,
     restore_state,
     void_suit_name,
 )
+from .actions import DISCARD, PASS, TileActions
 from .hidden import TileHidden
 from .ledger import Ledger
 from .memo import ReadTrie
 from .settlement import SUITED_HONOR, Settlement
-from .shapes import GROUP, WEIGHT, WinShape
+from .shapes import WinShape
 from .winning import WinningHands
 
-PASS = Action("pass")
-WIN = Action.of("win")
 EAST = nt.tile_kind("1z")
 TILE_TEXT = tuple(nt.format_tile(k) for k in range(nt.TILE_KINDS))  # for the log
 CLAIM_RANK = {"win": 0, "kong": 1, "pung": 2, "chow": 3}
 
-# Action objects are immutable: one shared instance per tile and kind saves building and
-# sorting them on every call (and lets membership tests hit on identity first).
-DISCARD = tuple(Action.of("discard", [k]) for k in range(nt.TILE_KINDS))
-WIN_ON = tuple(Action.of("win", [k]) for k in range(nt.TILE_KINDS))
-CONCEALED_KONG = tuple(Action.of("concealed_kong", [k] * 4) for k in range(nt.TILE_KINDS))
-ADDED_KONG = tuple(Action.of("added_kong", [k]) for k in range(nt.TILE_KINDS))
-KONG = tuple(Action.of("kong", [k] * 3) for k in range(nt.TILE_KINDS))
-PUNG = tuple(Action.of("pung", [k] * 2) for k in range(nt.TILE_KINDS))
-VOID = {k: Action("void", (k,)) for k in VOID_SUITS.values()}
+
+def _text(kinds: Sequence[int]) -> str:
+    """nt.format_tiles of valid kinds, from the table."""
+    return " ".join([TILE_TEXT[k] for k in kinds])
 
 
 def _tile_or_none(kind: int | None) -> str | None:
@@ -57,16 +51,13 @@ class HandSpec:
     """What the turned tile fixes for a hand, as integer tables (built once per turned
     tile and ruleset): which kinds are wild, which are set aside as bonus tiles."""
 
-    __slots__ = ("wild", "bonus", "wild_kinds", "plain_wild_kinds", "plain_wild_digits",
-                 "stray_kinds", "bonus_kinds", "discards")
+    __slots__ = ("wild", "bonus", "plain_wild_kinds", "stray_kinds", "bonus_kinds",
+                 "discards")
 
     def __init__(self, wild: list[bool], bonus: list[bool]):
         self.wild = wild
         self.bonus = bonus
-        self.wild_kinds = tuple(k for k, w in enumerate(wild) if w)
-        self.plain_wild_kinds = tuple(k for k in self.wild_kinds if k < SUITED_HONOR)
-        # (kind, its group, its weight): to take the wilds out of a hand's group keys
-        self.plain_wild_digits = tuple((k, GROUP[k], WEIGHT[k]) for k in self.plain_wild_kinds)
+        self.plain_wild_kinds = tuple(k for k, w in enumerate(wild) if w and k < SUITED_HONOR)
         # held tiles that are neither wild nor part of a set: they block a win
         self.stray_kinds = tuple(k for k in range(SUITED_HONOR, nt.TILE_KINDS) if not wild[k])
         self.bonus_kinds = tuple(k for k, b in enumerate(bonus) if b)
@@ -99,6 +90,8 @@ class TileGame:
         self.seven_pairs = (3 * self.sets_needed + 2 * win.get("pairs", 1)) // 2 \
             if win.get("seven_pairs") else 0
         self.tiles = ruleset.every_card()
+        # the kinds of the tile set that take part in sets, in order
+        self.suited_kinds = tuple(sorted({t for t in self.tiles if t < SUITED_HONOR}))
         self.kong_rates = any((self.rules.kong_exposed, self.rules.kong_added,
                                self.rules.kong_concealed))
         # the suits a void may be named in (定缺): those of the tile set
@@ -108,11 +101,19 @@ class TileGame:
                            or self.rules.not_ready_pays != "nothing"
                            or self.rules.refund_kongs != "none")
         self._specs: dict[int, HandSpec] = {}
+        self.step = 1 if ruleset.direction == "counter-clockwise" else -1  # to the next seat
+        # per seat, the others in turn order after it
+        self.after = tuple(tuple((s + i * self.step) % self.players
+                                 for i in range(1, self.players))
+                           for s in range(self.players))
         # Memos of pure functions of their keys (the ruleset is fixed for this game).
         self._wall_phases: dict[int, str] = {}  # tiles left -> wall phase
+        self._phase_starts: dict[int, bool] = {}  # tiles left -> a new phase starts there
+        self._live: dict[tuple[int | None, int], bool] = {}  # (turned, seen) -> live tile?
+        self._limit_values: dict[int | None, tuple[dict, dict]] = {}  # see limit_values
         self._limits: dict[tuple, str | None] = {}  # limit-hand scope -> its name
-        # per limit hand, its condition memoised on the values it reads
-        self._limit_tries = [ReadTrie() for _ in ruleset.limit_hands]
+        # per limit hand, (its condition, that condition memoised on the values it reads)
+        self.limit_conditions = [(lh.when, ReadTrie()) for lh in ruleset.limit_hands]
 
     def spec(self, turned: int | None) -> HandSpec:
         """Per tile kind, for this hand's turned tile: wild? bonus? (evaluated once)."""
@@ -144,6 +145,23 @@ class TileGame:
             self._wall_phases[tiles_left] = phase
         return phase
 
+    def limit_values(self, turned: int | None) -> tuple[dict[str, Any], dict[tuple, Any]]:
+        """The named values limit-hand conditions read for this turned tile, with the
+        hashable forms of those read so far (memo.ReadTrie), kept per turned tile."""
+        hit = self._limit_values.get(turned)
+        if hit is None:
+            hit = self._limit_values[turned] = ({**self.ruleset.options, "turned": turned},
+                                                {})
+        return hit
+
+    def phase_starts(self, tiles_left: int) -> bool:
+        """Does the draw that leaves `tiles_left` start a new wall phase?"""
+        starts = self._phase_starts.get(tiles_left)
+        if starts is None:
+            starts = self._phase_starts[tiles_left] = self.rules.wall is not None and \
+                self.wall_phase(tiles_left) != self.wall_phase(tiles_left + 1)
+        return starts
+
     def new_game(self, seed: int = 0, hands: int | None = 1) -> TileState:
         state = TileState(self)
         state.seed = seed
@@ -163,7 +181,7 @@ class TileGame:
         return build_position(self, pos)
 
 
-class TileState(WinningHands, Ledger, Settlement, TileHidden, EngineState):
+class TileState(TileActions, WinningHands, Ledger, Settlement, TileHidden, EngineState):
     """A game (one or more hands) of a tile ruleset."""
 
     family = "tiles"
@@ -219,15 +237,17 @@ class TileState(WinningHands, Ledger, Settlement, TileHidden, EngineState):
         # discard per seat, and the legal actions of the current decision.
         self._claim_memo: tuple[dict[str, int], dict[int, tuple]] | None = None
         self._actions_memo: tuple[tuple, Any, Any, list[Action]] | None = None
-        # Per seat, the group keys (shapes.suit_keys) of the concealed tiles 0–33, wilds
-        # included: (the hands list, per seat (that seat's counts list, keys) or None).
-        # Kept current by _move; rebuilt when a hands list is replaced (deal, restore).
-        self._keys: tuple[list[list[int]], list[tuple[list[int], list[int]] | None]] | None \
-            = None
+        self._spec_memo: tuple[int | None, HandSpec] | None = None  # see _spec
+        self._sampled_from: list[Action] | None = None  # the list _sampled was drawn from
+        # Per seat, the group keys (shapes.suit_keys) of the concealed tiles 0–33 without
+        # the wilds, and the wilds: (the hands list, per seat winning._hand_entry or None).
+        # Kept current by _move; rebuilt when a hands list or the wild table is replaced
+        # (deal, restore).
+        self._keys: tuple[list[list[int]], list[list[Any] | None]] | None = None
         # Per seat, limit hands by number of wilds, valid while the seat's melds and
         # flowers lists, their lengths, _meld_version (bumped when a meld changes in
         # place), the turned tile and the dealer stay the same.
-        self._limit_memo: dict[int, tuple[tuple, dict[int, str | None]]] = {}
+        self._limit_memo: dict[int, tuple[Any, ...]] = {}
         self._meld_version = 0
 
     # ------------------------------------------------------------ the API
@@ -239,29 +259,6 @@ class TileState(WinningHands, Ledger, Settlement, TileHidden, EngineState):
                 out = [a + b for a, b in zip(out, rec["payments"])]
             return out
         return list(self.totals)
-
-    def sample_action(self, rng: random.Random) -> Action:
-        actions = self._actions()
-        if not actions:
-            raise IllegalAction("the game is over")
-        return actions[rng.randrange(len(actions))]
-
-    def _iter_actions(self):
-        return iter(self._actions())
-
-    def _count_actions(self) -> int:
-        return len(self._actions())
-
-    def _check(self, act: Action) -> Action:
-        actions = self._actions()
-        if act.kind == "win" and not act.cards and act not in actions:
-            # A bare "win" names the one win on offer (the discard or the kong's tile).
-            wins = [a for a in actions if a.kind == "win"]
-            if len(wins) == 1:
-                return wins[0]
-        if act not in actions:
-            raise IllegalAction(self._reason(act))
-        return act
 
     def observation(self, player: int) -> dict[str, Any]:
         if type(player) is not int or not 0 <= player < self.game.players:
@@ -296,20 +293,26 @@ class TileState(WinningHands, Ledger, Settlement, TileHidden, EngineState):
         return [k for k, c in enumerate(counts) for _ in range(c)]
 
     def _next(self, seat: int) -> int:
-        step = 1 if self.game.ruleset.direction == "counter-clockwise" else -1
-        return (seat + step) % self.game.players
+        return (seat + self.game.step) % self.game.players
 
     def _event(self, **event: Any) -> None:
         event["hand"] = self.hand_no
         self.log.append(event)
 
+    def _spec(self) -> HandSpec:
+        """The hand's spec (game.spec of the turned tile), kept while the tile stays."""
+        memo = self._spec_memo
+        if memo is None or memo[0] != self.turned:
+            memo = self._spec_memo = (self.turned, self.game.spec(self.turned))
+        return memo[1]
+
     @property
     def wild(self) -> list[bool]:
-        return self.game.spec(self.turned).wild
+        return self._spec().wild
 
     @property
     def bonus(self) -> list[bool]:
-        return self.game.spec(self.turned).bonus
+        return self._spec().bonus
 
     def _wall_phase(self) -> str:
         return self.game.wall_phase(self.back - self.front)
@@ -352,7 +355,7 @@ class TileState(WinningHands, Ledger, Settlement, TileHidden, EngineState):
         # 「庄家再抓一张后留下的下面那张就是财神」: the next tile is turned up and set aside.
         self.turned = self._draw_front() if g.turn_up else None
         self._event(type="deal", dealer=self.dealer, dice=dice, turned=_tile_or_none(
-            self.turned), hands=[nt.format_tiles(self._tiles(h)) for h in self.hands])
+            self.turned), hands=[_text(self._tiles(h)) for h in self.hands])
         seat = self.dealer
         for _ in range(g.players):
             self._expose_bonus(seat)
@@ -381,7 +384,7 @@ class TileState(WinningHands, Ledger, Settlement, TileHidden, EngineState):
         作特殊提醒」)."""
         left = self.back - self.front
         g = self.game
-        if g.rules.wall is not None and g.wall_phase(left) != g.wall_phase(left + 1):
+        if g.phase_starts(left):
             self._event(type="wall_phase", phase=g.wall_phase(left), tiles_left=left)
 
     def _discard_phase(self) -> str:
@@ -399,7 +402,9 @@ class TileState(WinningHands, Ledger, Settlement, TileHidden, EngineState):
     def _expose_bonus(self, seat: int) -> bool:
         """Set bonus tiles aside, each replaced from the wall's end. True if any was."""
         any_exposed = False
-        kinds = self.game.spec(self.turned).bonus_kinds
+        kinds = self._spec().bonus_kinds
+        if not any(map(self.hands[seat].__getitem__, kinds)):
+            return False  # the common case: no bonus tile held
         while True:
             bonus = [k for k in kinds if self.hands[seat][k]]
             if not bonus or self.back <= self.front:
@@ -415,148 +420,23 @@ class TileState(WinningHands, Ledger, Settlement, TileHidden, EngineState):
                         self.drawn = new
                     any_exposed = True
 
-    # ------------------------------------------------------------ actions
-
-    def _actions(self) -> list[Action]:
-        """The legal actions, memoised between sample_action, _check and _do of one
-        decision: the key changes with every event the engine logs, and with the fields
-        that position the turn (for states set up by hand)."""
-        key = (len(self.log), self.hand_no, self.phase, self.to_act, self.front, self.back,
-               self.source, self.turned)
-        memo = self._actions_memo
-        if (memo is not None and memo[0] == key and memo[1] is self.last_discard
-                and memo[2] is self.hands):
-            return memo[3]
-        actions = self._list_actions()
-        self._actions_memo = (key, self.last_discard, self.hands, actions)
-        return actions
-
-    def _list_actions(self) -> list[Action]:
-        if self.phase == "over":
-            return []
-        seat = self.to_act
-        assert seat is not None
-        if self.phase == "void":
-            return [VOID[k] for k in self.game.void_suits]
-        if self.phase == "turn":
-            return self._turn_actions(seat)
-        if self.phase == "claims":
-            options = self._claim_options(seat)
-            if any(c[1] == "win" for c in self.claims):  # 一炮多响: only wins are left
-                options = [a for a in options if a.kind == "win"]
-            return [PASS, *options]
-        if self.phase == "rob":
-            assert self.kong_tile is not None
-            return [PASS, Action.of("win", [self.kong_tile["tile"]])]
-        return []
-
-    def _turn_actions(self, seat: int) -> list[Action]:
-        hand = self.hands[seat]
-        spec = self.game.spec(self.turned)
-        wild = spec.wild
-        out: list[Action] = []
-        # 自摸 is winning on a tile you drew yourself: not right after claiming a discard.
-        if self.source != "claim" and not self.wild_discarded[seat] and self._can_win(seat):
-            out.append(WIN)
-        void = self._void_held(seat)
-        if void is not None:  # 定缺: the void suit's tiles are discarded first
-            out += [DISCARD[k] for k in range(void, void + 9) if hand[k]]
-        else:
-            out += [a for c, a in zip(hand, spec.discards) if c and a is not None]
-        if self.back - self.front > 0 and self._wall_phase() != "exhausted":
-            void = self.voids[seat] if self.voids else None
-            if max(hand[:SUITED_HONOR]) >= 4:
-                for kind in range(SUITED_HONOR):
-                    if hand[kind] >= 4 and not wild[kind] and not (
-                            void is not None and void <= kind < void + 9):
-                        out.append(CONCEALED_KONG[kind])
-            for m in self.melds[seat]:
-                if m[0] == "pung" and not m[2] and hand[m[1]] and not wild[m[1]]:
-                    out.append(ADDED_KONG[m[1]])
-        return out
-
-    def _claim_options(self, seat: int) -> list[Action]:
-        """What `seat` may claim of the last discard. Memoised per discard: while claims
-        are asked nobody's tiles change, and a pass only locks the passer's own pungs
-        (that seat is not asked again for this discard)."""
-        assert self.last_discard is not None
-        memo = self._claim_memo
-        if memo is None or memo[0] is not self.last_discard:
-            memo = self._claim_memo = (self.last_discard, {})
-        locks = tuple(self.pung_locks[seat])
-        hit = memo[1].get(seat)
-        if hit is not None and hit[0] == locks:
-            return hit[1]
-        found = self._compute_claim_options(seat)
-        memo[1][seat] = (locks, found)
-        return found
-
-    def _compute_claim_options(self, seat: int) -> list[Action]:
-        assert self.last_discard is not None
-        g = self.game
-        tile = self.last_discard["tile"]
-        discarder = self.last_discard["seat"]
-        hand = self.hands[seat]
-        wild = g.spec(self.turned).wild
-        out: list[Action] = []
-        if wild[tile] and g.rules.discarded_wild == "forfeit":
-            return out  # 「其它玩家也不能用打出来的“得”使自己的牌和倒」; wilds are not claimed
-        if not self.wild_discarded[seat] and self._can_win(seat, tile):
-            out.append(WIN_ON[tile])
-        if tile >= SUITED_HONOR or self._wall_phase() == "exhausted":
-            return out  # at the wall's end only a win may follow the last discard
-        void = self.voids[seat] if self.voids else None
-        if void is not None and void <= tile < void + 9:
-            return out  # 定缺: no claim of the void suit
-        usable = hand[tile] if g.rules.claim_with_wilds or not wild[tile] else 0
-        if usable >= 3 and self.back - self.front > 0:
-            out.append(KONG[tile])
-        if usable >= 2 and not (g.rules.pung_pass_lock and tile in self.pung_locks[seat]):
-            out.append(PUNG[tile])
-        chow_ok = g.rules.chow_from == "anyone" or (
-            g.rules.chow_from == "previous_player" and seat == self._next(discarder))
-        if chow_ok and tile < 27:
-            base = tile - tile % 9
-            for lo in range(max(base, tile - 2), min(tile, base + 6) + 1):
-                need = [t for t in (lo, lo + 1, lo + 2) if t != tile]
-                if all(hand[t] and (g.rules.claim_with_wilds or not wild[t])
-                       for t in need):
-                    out.append(Action.of("chow", need))
-        return out
-
-    def _reason(self, act: Action) -> str:
-        if self.phase == "over":
-            return "the game is over"
-        seat = self.to_act
-        assert seat is not None
-        if self.phase == "void":
-            return "name your void suit (定缺): void m, void p or void s"
-        if self.phase == "turn":
-            if act.kind == "discard" and self._void_held(seat) is not None \
-                    and len(act.cards) == 1 and self.hands[seat][act.cards[0]]:
-                return "discard the tiles of your void suit first (定缺)"
-            if act.kind == "discard":
-                if len(act.cards) != 1:
-                    return "discard exactly one tile"
-                if not self.hands[seat][act.cards[0]]:
-                    return f"you hold no {nt.format_tile(act.cards[0])}"
-                return f"{nt.format_tile(act.cards[0])} is set aside, not discarded"
-            if act.kind == "win":
-                return "your hand is not a winning hand" if not self.wild_discarded[seat] \
-                    else "you discarded a wild: you cannot win this hand"
-            if act.kind in ("concealed_kong", "added_kong"):
-                return "you cannot declare that kong"
-            return "on your turn: discard a tile, declare a kong, or win"
-        if self.phase == "claims":
-            if act.kind in ("chow", "pung", "kong", "win"):
-                return f"you cannot {act.kind} {nt.format_tile(self.last_discard['tile'])}" \
-                    if self.last_discard else "nothing to claim"
-            return "claim the discard (win, kong, pung, chow) or pass"
-        return "rob the kong (win) or pass"
-
     # ------------------------------------------------------------ applying
 
+    def _evaluates(self, act: Action) -> bool:
+        # Rules that can fail (failing_rules: formulas and tables) run only when a hand is
+        # settled (a win, or the wall's end), or on a draw when the wall table can fail.
+        # An action checks the wall's end at most once, at the tiles left now, before any
+        # draw; so with no win in it and the wall not at its end, nothing can fail.
+        g = self.game
+        failing = g.ruleset.failing_rules
+        if failing is None or (g.rules.wall is not None and g.rules.wall in failing):
+            return True
+        if act.kind == "win" or self.back <= self.front or self._wall_phase() == "exhausted":
+            return True
+        return self.phase != "turn" and any(c[1] == "win" for c in self.claims)
+
     def _do(self, act: Action, checked: object = None) -> None:
+        self._sampled = None  # a new decision follows
         if isinstance(checked, Action):
             act = checked
         seat = self.to_act
@@ -612,7 +492,7 @@ class TileState(WinningHands, Ledger, Settlement, TileHidden, EngineState):
         self._move(seat, tile, -1)
         self.discards[seat].append(tile)
         self.seen.append(tile)
-        if self.wild[tile] and self.game.rules.discarded_wild == "forfeit":
+        if self._spec().wild[tile] and self.game.rules.discarded_wild == "forfeit":
             self.wild_discarded[seat] = True
         phase = self._discard_phase()
         self.last_discard = {"seat": seat, "tile": tile}
@@ -622,22 +502,20 @@ class TileState(WinningHands, Ledger, Settlement, TileHidden, EngineState):
         self._event(type="discard", seat=seat, tile=TILE_TEXT[tile])
         self.pung_locks[seat] = []  # a new go-around for this player
         self.claims = []
-        self.claim_queue = [s for s in self._order_after(seat) if self._claim_options(s)]
+        self.claim_queue = self._claims_on(seat)
         if self.claim_queue:
             self.phase = "claims"
             self.to_act = self.claim_queue[0]
         else:
             self._next_turn(seat)
 
-    def _order_after(self, seat: int) -> list[int]:
+    def _order_after(self, seat: int) -> Sequence[int]:
         """The other players still in play, in turn order after `seat`."""
-        out, s = [], seat
-        won = self._won() if self.hand_wins else ()
-        for _ in range(self.game.players - 1):
-            s = self._next(s)
-            if s not in won:
-                out.append(s)
-        return out
+        after = self.game.after[seat]
+        if not self.hand_wins:
+            return after
+        won = self._won()
+        return [s for s in after if s not in won]
 
     def _do_claim(self, seat: int, act: Action) -> None:
         assert self.last_discard is not None
@@ -649,7 +527,7 @@ class TileState(WinningHands, Ledger, Settlement, TileHidden, EngineState):
         else:
             self.claims.append([seat, act.kind, list(act.cards)])
             self._event(type="claim", seat=seat, claim=act.kind,
-                        tiles=nt.format_tiles(act.cards))
+                        tiles=_text(act.cards))
         self.claim_queue.pop(0)
         if act.kind == "win" or any(c[1] == "win" for c in self.claims):
             if self.game.rules.discard_wins == "first_in_turn":

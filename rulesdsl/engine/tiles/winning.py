@@ -4,13 +4,18 @@ TileState, whose hands, melds and flowers it reads."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ... import notation as nt
 from .hand import TileSet
-from .memo import _CACHE_LIMIT
+from .memo import _CACHE_LIMIT, _MISSING, ReadTrie
 from .settlement import SUITED_HONOR
 from .shapes import GROUP, WEIGHT, suit_keys
+
+_ODD = (1).__and__  # a count's lowest bit, mapped in C
+# (meld kind, tile) -> its tiles, for the limit-hand scope (a few hundred at most)
+_MELD_TILES: dict[tuple[str, int], tuple[int, ...]] = {}
 
 
 class WinningHands:
@@ -29,6 +34,7 @@ class WinningHands:
     _meld_version: int
     wild: list[bool]
     _seat_wind: Any  # TileState's: a seat's wind
+    _spec: Any  # TileState's: the hand's spec (wild, bonus, … per tile kind)
 
     def _split(self, counts: list[int]) -> tuple[list[int], int]:
         """Concealed tiles as 34 counts without wilds, and the number of wilds."""
@@ -46,26 +52,32 @@ class WinningHands:
 
     def _move(self, seat: int, tile: int, n: int) -> None:
         """Add n copies of `tile` to the seat's concealed tiles (n < 0 takes them away),
-        keeping that hand's group keys current."""
+        keeping that hand's group keys and wilds current."""
         hand = self.hands[seat]
         hand[tile] += n
-        if tile < SUITED_HONOR:
-            keys = self._keys
-            if keys is not None and keys[0] is self.hands:
-                entry = keys[1][seat]
-                if entry is not None and entry[0] is hand:
+        keys = self._keys
+        if keys is not None and keys[0] is self.hands:
+            entry = keys[1][seat]
+            if entry is not None and entry[0] is hand:
+                if entry[3][tile]:
+                    entry[2] += n
+                elif tile < SUITED_HONOR:
                     entry[1][GROUP[tile]] += n * WEIGHT[tile]
+                    entry[4] = None
 
-    def _hand_keys(self, seat: int) -> list[int]:
-        """The seat's group keys (tiles 0–33, wilds included), built on first use."""
+    def _hand_entry(self, seat: int, wild: list[bool]) -> list[Any]:
+        """[the hand, its group keys without wilds (tiles 0–33), its wilds, the wild table
+        they follow, the keys' wilds_short or None], built on first use, kept by _move."""
         hand = self.hands[seat]
         keys = self._keys
         if keys is None or keys[0] is not self.hands:
             keys = self._keys = (self.hands, [None] * len(self.hands))
         entry = keys[1][seat]
-        if entry is None or entry[0] is not hand:
-            entry = keys[1][seat] = (hand, suit_keys(hand))
-        return entry[1]
+        if entry is None or entry[0] is not hand or entry[3] is not wild:
+            plain = [0 if w else c for c, w in zip(hand[:SUITED_HONOR], wild)]
+            wilds = sum(c for c, w in zip(hand, wild) if w)
+            entry = keys[1][seat] = [hand, suit_keys(plain), wilds, wild, None]
+        return entry
 
     def _void_held(self, seat: int, extra: int | None = None) -> int | None:
         """The seat's void suit (its first tile kind) while it holds a tile of it."""
@@ -77,12 +89,15 @@ class WinningHands:
         hand = self.hands[seat]
         return void if any(hand[void:void + 9]) else None
 
-    def _can_win(self, seat: int, extra: int | None = None) -> bool:
+    def _can_win(self, seat: int, extra: int | None = None, spec: Any = None) -> bool:
+        """Does the seat's hand win (with `extra`, a tile it does not hold)? `spec`: the
+        hand's spec when the caller has it at hand."""
         if self.voids and self.voids[seat] is not None \
                 and self._void_held(seat, extra) is not None:
             return False  # 定缺: no win while holding the void suit
         hand = self.hands[seat]
-        spec = self.game.spec(self.turned)
+        if spec is None:
+            spec = self._spec()
         wild = spec.wild
         if extra is not None and extra >= SUITED_HONOR and not wild[extra]:
             return False
@@ -90,40 +105,87 @@ class WinningHands:
             for k in spec.stray_kinds:
                 if hand[k]:
                     return False  # a bonus tile still held blocks a win (「不明出来不能和牌」)
-        wilds = 0
-        for k in spec.wild_kinds:
-            wilds += hand[k]
-        if extra is not None and not wild[extra] and hand[extra] >= 4:
-            return self._can_win_counts(seat, extra, wilds)  # a fifth copy: no key digit
         # The hand's group keys without its wilds (and with the extra tile): 4 look-ups.
-        keys = self._hand_keys(seat)
-        if spec.plain_wild_digits or extra is not None:
-            keys = list(keys)
-            for k, group, weight in spec.plain_wild_digits:
-                keys[group] -= hand[k] * weight
-            if extra is not None:
-                if wild[extra]:
-                    wilds += 1
-                else:
-                    keys[GROUP[extra]] += WEIGHT[extra]
-        if self.game.shape.can_win_keys(keys, wilds, len(self.melds[seat])):
+        kept = self._keys
+        entry = kept[1][seat] if kept is not None and kept[0] is self.hands else None
+        if entry is None or entry[0] is not hand or entry[3] is not wild:
+            entry = self._hand_entry(seat, wild)
+        keys, wilds = entry[1], entry[2]
+        g = self.game
+        if extra is not None:
+            if wild[extra]:
+                wilds += 1
+            elif hand[extra] >= 4:
+                return self._can_win_counts(seat, extra, wilds)  # a fifth copy: no key digit
+            short = entry[4]
+            if short is None:
+                short = entry[4] = g.shape.wilds_short(keys)
+            if short > entry[2] + 1:
+                keys = None  # no shape with one tile more (most hands: no look-up)
+            elif not wild[extra]:
+                keys = keys.copy()
+                keys[GROUP[extra]] += WEIGHT[extra]
+        if keys is not None and g.shape.can_win_keys(keys, wilds, len(self.melds[seat])):
             return True
-        if self.game.seven_pairs and self._seven_pairs(seat, extra):
+        if g.seven_pairs and self._seven_pairs(seat, extra):
             return True
         return self._limit_hand_of(seat, wilds) is not None
+
+    def _winning_tiles(self, seat: int, kinds: Iterable[int]) -> Iterator[int]:
+        """The kinds in `kinds` on which the seat would win (_can_win(seat, kind)), in
+        their order: the same checks, with what no kind changes looked up once."""
+        void = self.voids[seat] if self.voids else None
+        hand = self.hands[seat]
+        if void is not None and any(hand[void:void + 9]):
+            return  # 定缺: no win while holding the void suit
+        spec = self._spec()
+        wild = spec.wild
+        if any(hand[k] for k in spec.stray_kinds):
+            return  # a bonus tile still held blocks a win
+        entry = self._hand_entry(seat, wild)
+        keys, held_wilds = entry[1], entry[2]
+        g = self.game
+        melds = len(self.melds[seat])
+        short = g.shape.wilds_short(keys) > held_wilds + 1  # no shape on any tile
+        limit: dict[int, bool] = {}  # per number of wilds: does a limit hand hold?
+        for t in kinds:
+            if t >= SUITED_HONOR:
+                if self._can_win(seat, t, spec):
+                    yield t
+                continue
+            if void is not None and void <= t < void + 9:
+                continue
+            wilds = held_wilds
+            if wild[t]:
+                wilds += 1
+                with_t = keys
+            elif hand[t] >= 4:
+                if self._can_win_counts(seat, t, wilds):
+                    yield t
+                continue
+            else:
+                with_t = keys.copy()
+                with_t[GROUP[t]] += WEIGHT[t]
+            if (not short and g.shape.can_win_keys(with_t, wilds, melds)) or (
+                    g.seven_pairs and self._seven_pairs(seat, t)):
+                yield t
+                continue
+            holds = limit.get(wilds)
+            if holds is None:
+                holds = limit[wilds] = self._limit_hand_of(seat, wilds) is not None
+            if holds:
+                yield t
 
     def _seven_pairs(self, seat: int, extra: int | None) -> bool:
         """Pairs only (七对; no wilds with win.seven_pairs), with no melds."""
         if self.melds[seat]:
             return False
-        hand = self.hands[seat]
-        pairs = 0
-        for k in range(SUITED_HONOR):
-            c = hand[k] + (k == extra)
-            if c % 2:
-                return False
-            pairs += c // 2
-        return pairs == self.game.seven_pairs
+        counts = self.hands[seat][:SUITED_HONOR]
+        if extra is not None and extra < SUITED_HONOR:
+            counts[extra] += 1
+        if any(map(_ODD, counts)):
+            return False
+        return sum(counts) // 2 == self.game.seven_pairs
 
     def _can_win_counts(self, seat: int, extra: int, wilds: int) -> bool:
         """_can_win on 34 counts, for a hand the keys cannot hold (five of a kind)."""
@@ -148,18 +210,21 @@ class WinningHands:
         """The same, memoised on everything the scope below is built from (the concealed
         tiles enter it only as the number of wilds): per seat while its melds and flowers
         stay put, then per game."""
+        if not self.game.limit_conditions:
+            return None
         melds, flowers = self.melds[seat], self.flowers[seat]
         entry = self._limit_memo.get(seat)
-        if (entry is None or entry[0][0] is not melds or entry[0][1] is not flowers
-                or entry[0][2:] != (len(melds), len(flowers), self._meld_version,
-                                    self.turned, self.dealer)):
-            entry = self._limit_memo[seat] = ((melds, flowers, len(melds), len(flowers),
-                                               self._meld_version, self.turned,
-                                               self.dealer), {})
-        by_wilds = entry[1]
-        if wilds in by_wilds:
-            return by_wilds[wilds]
-        found = by_wilds[wilds] = self._game_limit_hand(seat, wilds)
+        if (entry is None or entry[0] is not melds or entry[1] is not flowers
+                or entry[2] != len(melds) or entry[3] != len(flowers)
+                or entry[4] != self._meld_version or entry[5] != self.turned
+                or entry[6] != self.dealer):
+            entry = self._limit_memo[seat] = (melds, flowers, len(melds), len(flowers),
+                                              self._meld_version, self.turned, self.dealer,
+                                              {})
+        by_wilds = entry[7]
+        found = by_wilds.get(wilds, _MISSING)
+        if found is _MISSING:
+            found = by_wilds[wilds] = self._game_limit_hand(seat, wilds)
         return found
 
     def _game_limit_hand(self, seat: int, wilds: int) -> str | None:
@@ -178,17 +243,21 @@ class WinningHands:
         the values it read when it was last evaluated (see memo.ReadTrie): most of them read
         a count or two, so a new meld or flower rarely means evaluating them again."""
         hand = self._scope(seat, wilds, winner=False)
-        values = {**self.game.ruleset.options, "turned": self.turned}
-        frozen: dict[tuple, Any] = {}  # this scope's values, made hashable once
-        for lh, trie in zip(self.game.ruleset.limit_hands, self.game._limit_tries):
-            if trie.holds(lh.when, hand, values, frozen):
-                return lh.name
-        return None
+        values, frozen_values = self.game.limit_values(self.turned)
+        g = self.game
+        i = ReadTrie.first_holding(g.limit_conditions, hand, values, frozen_values)
+        return g.ruleset.limit_hands[i].name if i >= 0 else None
 
     def _scope(self, seat: int, wilds: int, winner: bool) -> dict[str, Any]:
+        melds = self.melds[seat]
         sets = [{"kind": m[0], "tile": m[1], "concealed": m[2], "wilds": 0, "home_wilds": 0}
-                for m in self.melds[seat]]
-        tiles = [t for m in self.melds[seat] for t in TileSet(m[0], m[1]).tiles()]
+                for m in melds]
+        tiles = []
+        for m in melds:
+            meld_tiles = _MELD_TILES.get((m[0], m[1]))
+            if meld_tiles is None:
+                meld_tiles = _MELD_TILES[m[0], m[1]] = tuple(TileSet(m[0], m[1]).tiles())
+            tiles += meld_tiles
         first = next((t for t in tiles if t < 27), None)
         return {"winner": winner, "self_drawn": False, "kong_replacement": False,
                 "flower_replacement": False, "robbed_kong": False, "wait": "other",
