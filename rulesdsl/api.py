@@ -13,6 +13,7 @@ from .compiler.work_bounds import probe_lead_plays
 from .diagnostics import code_problems
 from .errors import Problem, RulesetError, did_you_mean
 from .examples import ExampleReport, load_examples_file, run_examples
+from .language.yamlio import Document
 from .model.ruleset import Ruleset
 from .resources import bundled_rulesets
 
@@ -63,8 +64,14 @@ def validate_file(path: str | Path, run_examples_too: bool = True,
     expressions and references together; then, for a ruleset that compiles, the work
     bounds and the examples. `text` stands for the file's content (an editor's buffer:
     `extends:` still resolves next to `path`)."""
+    return _validate_rule_file(path, run_examples_too, text, None)
+
+
+def _validate_rule_file(path: str | Path, run_examples_too: bool, text: str | None,
+                        read: Document | None) -> FileResult:
+    """validate_file, given the file's document when it was read already (`read`)."""
     result = FileResult(str(path))
-    ruleset, result.problems = diagnose_file(path, text)
+    ruleset, result.problems = diagnose_file(path, text, read)
     if ruleset is None:
         return result
     result.ruleset = ruleset
@@ -103,25 +110,28 @@ def validate_paths(paths: list[str], run_examples_too: bool = True,
     against the ruleset its `ruleset:` names."""
     results = []
     for path in rule_files(paths, exclude):
-        examples_for = _examples_file_target(path)
+        examples_for, read = _examples_file_target(path)
         if examples_for is None:
-            results.append(validate_file(path, run_examples_too))
+            # The document read to tell the kinds apart is the one compiled: read once.
+            results.append(_validate_rule_file(path, run_examples_too, None, read))
         else:
             results.append(validate_examples_file(path, examples_for, run_examples_too))
     return results
 
 
-def _examples_file_target(path: Path) -> str | None:
-    """The `ruleset:` an examples file names ("" for none), or None for a rule file."""
+def _examples_file_target(path: Path) -> tuple[str | None, Document | None]:
+    """The `ruleset:` an examples file names ("" for none), or None for a rule file; with
+    the document read (None when it could not be read)."""
     try:
-        data = read_document(path).data
+        doc = read_document(path)
     except RulesetError:
-        return None  # reported when validated as a rule file
+        return None, None  # reported when validated as a rule file
+    data = doc.data
     if not isinstance(data, dict) or "examples" not in data or \
             any(k in data for k in ("language", "family", "extends")):
-        return None
+        return None, doc
     target = data.get("ruleset")
-    return target if isinstance(target, str) else ""
+    return (target if isinstance(target, str) else ""), doc
 
 
 def validate_examples_file(path: Path, ruleset_ref: str,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -22,10 +23,21 @@ from .examples import load_examples_file, run_examples
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
+# Validation allocates many short-lived objects (compiled rulesets, hand tables) and frees
+# few cycles: at the default threshold (700) the collector took an eighth of the run. (The
+# older generations keep theirs: collecting them less often held 20 MB more for 0.03 s.)
+VALIDATE_GC_THRESHOLD = 20_000
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     from .problem_report import github_annotation, json_report, text_report
 
-    results = validate_paths(args.paths, not args.no_examples, args.exclude)
+    before = gc.get_threshold()
+    gc.set_threshold(VALIDATE_GC_THRESHOLD, *before[1:])
+    try:
+        results = validate_paths(args.paths, not args.no_examples, args.exclude)
+    finally:
+        gc.set_threshold(*before)
     if not results:
         print("no rule files found", file=sys.stderr)
         return EXIT_USAGE

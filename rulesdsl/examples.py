@@ -55,6 +55,8 @@ class _Runner:
         self.doc = doc
         self.contexts: dict[tuple, HandContext] = {}
         self.variants: dict[tuple, Ruleset] = {}
+        # The same cards are read in several examples (a play beaten by many): read once.
+        self.known_readings: dict[tuple, list[Reading]] = {}
 
     def hand(self, context: dict[str, Any], ruleset: Ruleset | None = None) -> HandContext:
         rs = self.ruleset if ruleset is None else ruleset
@@ -62,6 +64,13 @@ class _Runner:
         if key not in self.contexts:
             self.contexts[key] = HandContext(rs, context)
         return self.contexts[key]
+
+    def readings(self, hc: HandContext, cards: list[int]) -> list[Reading]:
+        key = (id(hc), tuple(cards))  # hc stays alive in self.contexts
+        found = self.known_readings.get(key)
+        if found is None:
+            found = self.known_readings[key] = readings(hc, cards)
+        return list(found)
 
     def problem(self, item: dict[str, Any], message: str, expected: str | None = None,
                 where: tuple | None = None) -> Problem:
@@ -102,7 +111,7 @@ class _Runner:
             return _deck(r, ex["deck"], item["absent"])
         if kind == "pattern" and ("includes" in ex or "excludes" in ex):
             assert hc is not None
-            found = readings(hc, item["pattern"])
+            found = self.readings(hc, item["pattern"])
             for entry in ex.get("includes") or []:
                 if not any(_matches(x, entry) for x in found):
                     return (f"{ex['pattern']} has no reading {_show(entry)} (it reads as "
@@ -114,7 +123,7 @@ class _Runner:
                 return None
         if kind == "pattern":
             assert hc is not None
-            got = _names(readings(hc, item["pattern"]))
+            got = _names(self.readings(hc, item["pattern"]))
             want = _expected_names(ex.get("expect"))
             if got != want:
                 shown = ", ".join(got) if got else "none"
@@ -122,8 +131,8 @@ class _Runner:
             return None
         if kind == "beats":
             assert hc is not None
-            a = readings(hc, item["beats"])
-            b = readings(hc, item["over"])
+            a = self.readings(hc, item["beats"])
+            b = self.readings(hc, item["over"])
             if "as" in ex:
                 a = [x for x in a if x.pattern == ex["as"][0]]
                 b = [x for x in b if x.pattern == ex["as"][1]]

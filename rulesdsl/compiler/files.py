@@ -17,6 +17,7 @@ from ..errors import Problem, RulesdslError, RulesetError, did_you_mean, spell, 
 from ..language.merge import merge_documents
 from ..language.structure import check_structure
 from ..language.yamlio import MAX_FILE_BYTES, Document, load_yaml
+from ..model.order_memo import OrderMemo, order_memo_of
 from ..model.ruleset import Ruleset
 from ..resources import bundled_rulesets
 from .core import FORMAT_VERSION, _Compiler
@@ -217,9 +218,11 @@ def resolve_confined(ref: str, folder: Path) -> Path:
     raise KeyError(ref)
 
 
-def load_merged(path: Path, chain: tuple[str, ...] = (), text: str | None = None) -> Document:
-    """Read a file (or take its `text`) and merge it over what it extends."""
-    doc = read_document(path, text)
+def load_merged(path: Path, chain: tuple[str, ...] = (), text: str | None = None,
+                read: Document | None = None) -> Document:
+    """Read a file (or take its `text`, or the document `read` from it already) and merge
+    it over what it extends."""
+    doc = read if read is not None else read_document(path, text)
     if not isinstance(doc.data, dict):
         kind = "a list" if isinstance(doc.data, list) else "a single value"
         raise RulesetError([doc.problem((), f"the file holds {kind}",
@@ -256,15 +259,16 @@ def load_merged(path: Path, chain: tuple[str, ...] = (), text: str | None = None
     return merge_documents(parent, doc)
 
 
-def diagnose_file(path: str | Path, text: str | None = None) \
+def diagnose_file(path: str | Path, text: str | None = None, read: Document | None = None) \
         -> tuple[Ruleset | None, list[Problem]]:
     """Every problem of a rule file at once, each with its code: reading, then the
     structure and the compiler together. Where the structure is wrong the compiler still
     reads the rest: the wrong values are set aside, and what it finds at or above them
-    (their consequences) is left out. The ruleset when there is no error."""
+    (their consequences) is left out. The ruleset when there is no error. `read`: the
+    file's document when the caller has read it already (it is compiled, so not reused)."""
     p = Path(path)
     try:
-        doc = load_merged(p, text=text)
+        doc = load_merged(p, text=text, read=read)
     except RulesetError as exc:
         return None, code_problems(exc.problems, "read")
     if not isinstance(doc.data, dict):
@@ -274,7 +278,7 @@ def diagnose_file(path: str | Path, text: str | None = None) \
     structure = code_problems(check_structure(doc, ruleset_schema()), "structure")
     if not structure:
         try:
-            ruleset = compile_document(doc)
+            ruleset = _compile_structured(doc)  # compile_document less the check just made
         except RulesetError as exc:
             return None, code_problems(exc.problems, "compile")
         if doc.claimed_hash is not None and doc.claimed_hash != ruleset.hash:
@@ -321,12 +325,14 @@ def compile_document(doc: Document) -> Ruleset:
     return _compile_structured(doc)
 
 
-def _compile_structured(doc: Document) -> Ruleset:
-    """Compile a document whose structure was checked (or set aside where wrong)."""
+def _compile_structured(doc: Document, shared: OrderMemo | None = None) -> Ruleset:
+    """Compile a document whose structure was checked (or set aside where wrong);
+    `shared`: the order memo of a compile of the same file (model/order_memo.py)."""
     # JSON Schema counts 2.0 (and -0.0) as an integer; the compiler counts and indexes
     # with these values, so they become the ints they equal.
     doc.data = _whole_floats_as_ints(doc.data)
     compiler = _Compiler(doc)
+    compiler.shared_order_memo = shared
     ruleset = compiler.compile()
     errors = [p for p in compiler.problems if p.severity == "error"]
     if errors:
@@ -352,10 +358,21 @@ def compile_with_options(ruleset: Ruleset, options: dict[str, Any]) -> Ruleset:
     if doc is None or not isinstance(doc.data, dict):
         raise RulesetError([Problem(ruleset.id, 1, 1, "options",
                                     "this ruleset has no document to compile again")])
-    data = copy.deepcopy(doc.data)
-    for name, value in options.items():
-        data.setdefault("options", {}).setdefault(name, {})["default"] = value
-    return compile_document(Document(doc.file, data, doc.values, doc.keys))
+    # A copy of the path to each default only: the compiler works on its own copy of the
+    # whole (_whole_floats_as_ints), so the first compile's document is never written.
+    data = dict(doc.data)
+    if options:
+        declared = data["options"] = dict(data.get("options") or {})
+        for name, value in options.items():
+            spec = declared[name] = dict(declared.get(name) or {})
+            spec["default"] = value
+    variant = Document(doc.file, data, doc.values, doc.keys)
+    problems = check_structure(variant, ruleset_schema())  # as compile_document
+    if problems:
+        raise RulesetError(problems)
+    # The order is evaluated again for every context: what it reads of options that
+    # are the same is shared with the first compile.
+    return _compile_structured(variant, order_memo_of(ruleset))
 
 
 def compile_variant(ruleset: Ruleset, players: int | None = None,

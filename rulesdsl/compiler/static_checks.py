@@ -8,22 +8,42 @@ from typing import Any
 
 from .. import notation as nt
 from ..errors import NotationError
+from ..model.order_memo import OrderMemo, attach_order_memo
 from ..model.ruleset import Ruleset
 from ..runtime.expressions import Env, EvaluationError
 from .limits import MAX_WILD_CARDS
 
 
 class StaticChecks:
-    """Mixed into the compiler: these read its `family` and report with `error`."""
+    """Mixed into the compiler: these read its `family`, `element`, `values_types` and
+    `normalised` (each expression's canonical text), and report with `error`."""
 
     family: str
+    element: str
+    values_types: dict[str, str]
+    normalised: dict[tuple, str]
+    # The order memo of the ruleset this file was compiled for before, with other option
+    # defaults (compile_with_options): kept when the order is the same.
+    shared_order_memo: OrderMemo | None = None
 
     def error(self, path: tuple, message: str, **kw: Any) -> None:
         raise NotImplementedError
 
+    def _order_key(self, ruleset: Ruleset) -> tuple:
+        """What `tier_assignment` computes from besides the values it reads: the trump and
+        tier expressions (canonical text, with the defines and the types of the names
+        they may read), the ladders and the deck. Equal keys, equal orders."""
+        text = self.normalised
+        return (self.element, tuple(sorted(self.values_types.items())),
+                tuple(sorted((p[1:], t) for p, t in text.items() if p[0] == "define")),
+                text.get(("trump",)),
+                tuple((t.name, text.get(t.path + ("select",)), t.ladder) for t in ruleset.tiers),
+                tuple(ruleset.deck), tuple(sorted((n, tuple(r)) for n, r in ruleset.ranks.items())))
+
     def _static_checks(self, ruleset: Ruleset) -> None:
         from ..model.hand import tier_assignment
 
+        attach_order_memo(ruleset, self._order_key(ruleset), self.shared_order_memo)
         if not ruleset.tiers or ruleset.is_tiles:
             if not ruleset.is_tiles and not ruleset.tiers:
                 self.error((), "missing key 'order'", expected="the per-hand order of cards")

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import notation as nt
 from ..runtime.expressions import Env
+from .order_memo import remembered
 from .ruleset import Ruleset
 
 TRUMP = "T"
@@ -39,7 +40,13 @@ def ladder_index(ladder: list[int], rank: int) -> int:
 
 def tier_assignment(ruleset: Ruleset, values: dict[str, Any]) \
         -> list[tuple[int | None, int, bool]]:
-    """For every card kind: (tier index or None, ladder index, is trump)."""
+    """For every card kind: (tier index or None, ladder index, is trump); remembered
+    across contexts and option variants that agree on the values the order reads."""
+    return remembered(ruleset, values, _tier_assignment)
+
+
+def _tier_assignment(ruleset: Ruleset, values: dict[str, Any]) \
+        -> list[tuple[int | None, int, bool]]:
     size = len(ruleset.deck)
     out: list[tuple[int | None, int, bool]] = [(None, 0, False)] * size
     trump = ruleset.trump
