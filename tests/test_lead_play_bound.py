@@ -142,3 +142,37 @@ def test_an_example_search_stops_at_its_bound_and_says_so(
     # the patterns found within two instances are the same as before
     same = {p["name"]: p["example"] for p in stopped if p["example"] is not None}
     assert same == {p["name"]: p["example"] for p in found if p["name"] in same}
+
+
+@pytest.mark.parametrize("name", ["big-two", "guandan"])
+def test_counted_card_plays_stop_where_spreading_them_stops(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Validation counts a lead's card plays without spreading them: with the bound set
+    # just below and at the count, spreading them all must fail and pass alike.
+    from rulesdsl.engine.shedding import suited
+    from rulesdsl.engine.shedding.moves import LeadPlaysBound
+
+    game = rulesdsl.load(name)
+    rng = random.Random(8)
+    checked = 0
+    for seed in range(6):
+        st = game.new_game(seed=seed, hands=1)
+        while st.phase != "play":
+            st.apply(st.sample_action(rng))
+        for hand in st.hands:
+            hand = list(hand)
+            monkeypatch.setattr(suited, "MAX_LEAD_PLAYS", MAX_LEAD_PLAYS)
+            fresh = suited.SuitedMoves(MoveGenerator(st.moves.hc))
+            used = fresh.count_card_plays(hand)
+            assert used > 0
+            for bound, fails in ((used - 1, True), (used, False)):
+                monkeypatch.setattr(suited, "MAX_LEAD_PLAYS", bound)
+                spread = suited.SuitedMoves(MoveGenerator(st.moves.hc))
+                try:
+                    assert spread.hand_plays(hand).entries is not None
+                    failed = False
+                except LeadPlaysBound:
+                    failed = True
+                assert failed is fails, (name, seed, bound)
+                checked += 1
+    assert checked >= 24

@@ -38,8 +38,8 @@ def probe_lead_plays(ruleset: Ruleset) -> list[Problem]:
         for hand in _widest_hands(ruleset, hc, ranks.rank_of, size):
             try:
                 ranks.count_lead_plays(hand)  # wild fillings counted, not made
-                if moves is not ranks:  # card plays: each rank play over the held suits,
-                    _ = moves.hand_plays(hand).entries  # all made, as a lead makes them
+                if isinstance(moves, SuitedMoves):  # card plays: each rank play over the
+                    moves.count_card_plays(hand)  # held suits, counted as a lead makes them
             except LeadPlaysBound as exc:
                 return [_problem(ruleset, exc, hand)]
     return []

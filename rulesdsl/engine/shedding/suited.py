@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from collections.abc import Iterator
 
 from ... import notation as nt
 from ...model.patterns import Reading, exclusive_readings, suited_reading
@@ -147,10 +148,17 @@ class SuitedMoves:
     _remember = MoveGenerator._remember
     _remember_kinds = MoveGenerator._remember_kinds
 
-    def _expand(self, hand: list[int], rank_entries: list[Entry]) -> list[Entry]:
-        """Each rank play spread over the held cards of its ranks, read with suits: the
-        card entries, in entry order."""
-        found: dict[Cards, list[Reading]] = {}
+    def count_card_plays(self, hand: list[int]) -> int:
+        """The card sets a lead's card plays spread (the work units `_expand` counts),
+        without spreading them: what validation checks against MAX_LEAD_PLAYS. Raises
+        LeadPlaysBound past the bound, as a lead would."""
+        return sum(math.prod(len(options) for options in per_rank)
+                   for _, per_rank in self._charged(hand, self.ranks.hand_plays(hand).entries))
+
+    def _charged(self, hand: list[int], rank_entries: list[Entry]) \
+            -> Iterator[tuple[Entry, list[list[Cards]]]]:
+        """Each rank play to spread, with its per-rank card options, once its card sets
+        are counted against MAX_LEAD_PLAYS."""
         left = MAX_LEAD_PLAYS  # card plays made, as the rank plays' budget
         held_of: dict[int, tuple[tuple[int, int], ...]] = {}
         suits_of: dict[bool, dict[int, int]] = {}  # wilds stand in? -> rank -> suit bits
@@ -171,6 +179,14 @@ class SuitedMoves:
             left -= math.prod(len(options) for options in per_rank)
             if left < 0:
                 raise LeadPlaysBound(pd, sum(hand))
+            yield e, per_rank
+
+    def _expand(self, hand: list[int], rank_entries: list[Entry]) -> list[Entry]:
+        """Each rank play spread over the held cards of its ranks, read with suits: the
+        card entries, in entry order."""
+        found: dict[Cards, list[Reading]] = {}
+        for e, per_rank in self._charged(hand, rank_entries):
+            pd = self.patterns.get(e.reading.pattern)
             spread = self._one_suit(per_rank, pd) if pd is not None and pd.suit == "same" \
                 else self._spread(per_rank)
             for cards in spread:
