@@ -40,7 +40,7 @@ from .composites import FIELD_MASK, Composites, Option, _Plan
 from .fillings import FIELD, WildFillings, _Held
 from .hand_plays import Entry, HandPlays, Play, Shape, entry_order, shape_of
 
-PlayRow = tuple[Play, list[Entry], int]  # a play, its lead entries, its place in entry order
+PlayRow = tuple[Play, list[Entry]]  # a play and its lead entries
 
 __all__ = ["Entry", "HandPlays", "LeadPlaysBound", "MoveGenerator", "Play"]
 # Every cache here is bounded and starts afresh when full, so a long run over one compiled
@@ -90,8 +90,6 @@ class MoveGenerator(WildFillings, Composites):
         for kind, wi in hc.wild_of.items():
             self.wild_rank[matcher.rank_key(kind)] = wi
         self.max_size = r.deal["hand_size"] + r.deal.get("kitty", 0)
-        # A play's place in entry order as an int (see _order_key): a digit per card.
-        self._longest = sum(r.deck)  # no play holds more cards than the deck
         # When every wild may stand for the same ranks, a wild filling needs no matching.
         allowed = {matcher.allowed[wi] for wi in self.wild_rank.values()}
         self._uniform: frozenset[int] | None = allowed.pop() if len(allowed) == 1 else None
@@ -99,7 +97,6 @@ class MoveGenerator(WildFillings, Composites):
         self.ranks = sorted(set(matcher.all_ranks) | {matcher.rank_key(k) for k in r.kinds()})
         self.shift = {rank: FIELD * i for i, rank in enumerate(self.ranks)}
         self._shifts = list(self.shift.items())
-        self._digit = (len(self.ranks) + 1).bit_length()
         self.bit = {rank: 1 << i for i, rank in enumerate(self.ranks)}
         self.guard = sum(1 << (FIELD * i + FIELD - 1) for i in range(len(self.ranks)))
         # The fields of the wild jokers' ranks: a hand with none there holds no wild.
@@ -379,7 +376,7 @@ class MoveGenerator(WildFillings, Composites):
                         rs.append(x[at])
             for packed, rs in new.items():
                 known[packed] = self._entries(packed, rs)
-        rows = sorted(map(known.__getitem__, plays), key=_order)  # by play (each once)
+        rows = sorted(map(known.__getitem__, plays), key=_first)  # by play (each once)
         return HandPlays(packed_hand, [e for row in rows for e in row[1]], self.guard)
 
     def _sources(self, held: _Held) -> list[tuple[list, int]]:
@@ -409,17 +406,6 @@ class MoveGenerator(WildFillings, Composites):
             return options, 3
         return list(self._pattern_plays(pd, held)), 1
 
-    def _order_key(self, packed: int) -> int:
-        """An int ordered as the play's sorted rank keys are (as tuples): a digit per
-        card, its rank's index + 1, left-aligned to the longest play (a shorter play that
-        is a prefix of a longer one ends in zeros, so comes first)."""
-        key, n, digit = 0, 0, self._digit
-        for i, (_, sh) in enumerate(self._shifts):
-            for _ in range((packed >> sh) & FIELD_MASK):
-                key = (key << digit) | (i + 1)
-                n += 1
-        return key << (digit * (self._longest - n))
-
     def _entries(self, packed: int, found: list[Reading]) -> PlayRow:
         """A play's lead actions from the readings found for it: the best reading of
         each pattern; a play with several readings is one action per reading, named."""
@@ -430,13 +416,12 @@ class MoveGenerator(WildFillings, Composites):
             if old is None or x.key > old.key:
                 best[x.pattern] = x
         rs = list(best.values())
-        order = self._order_key(packed)
         if len(rs) == 1:
-            return play, [Entry(play, None, rs[0], packed, shape_of(rs[0]))], order
+            return play, [Entry(play, None, rs[0], packed, shape_of(rs[0]))]
         rs = exclusive_readings(self.hc.ruleset, rs)
         rs.sort(key=lambda x: x.pattern)
         return play, [Entry(play, x.pattern if len(rs) > 1 else None, x, packed, shape_of(x))
-                      for x in rs], order
+                      for x in rs]
 
     def _play(self, packed: int) -> Play:
         """The sorted rank keys of a packed demand."""
@@ -667,4 +652,4 @@ class MoveGenerator(WildFillings, Composites):
         return packed % FIELD_MASK - common % FIELD_MASK
 
 
-_order = operator.itemgetter(2)  # a row's place in entry order
+_first = operator.itemgetter(0)  # a row's play
