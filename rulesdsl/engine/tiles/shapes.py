@@ -119,14 +119,7 @@ def _keyed_entry(key: int, table: dict[int, tuple], chow: bool, pung: bool,
                     if v < best[p]:
                         best[p] = v
         if chow:
-            # as in _entry: a real tile where one is present, a wild where none is
-            for a in range(max(0, i - 2), min(i, 6) + 1):
-                run, wilds = key, 0
-                for j in (a, a + 1, a + 2):
-                    if key // _POW5[j] % 5:
-                        run -= _POW5[j]
-                    else:
-                        wilds += 1
+            for run, wilds in _chows_through(key, i):
                 sub = (table.get(run) or _keyed_entry(run, table, chow, pung, pairs))[3]
                 for p in span:
                     v = wilds + sub[p]
@@ -135,6 +128,21 @@ def _keyed_entry(key: int, table: dict[int, tuple], chow: bool, pung: bool,
         row = tuple(min(b, NEVER) for b in best)
     entry = table[key] = (tiles, row[0], row[1] - row[0] if pairs else 0, row)
     return entry
+
+
+def _chows_through(key: int, i: int) -> list[tuple[int, int]]:
+    """Each chow through the key's lowest tile i: the key left once it is taken, and the
+    wilds it needs (as in _entry: a real tile where one is present, a wild where none is)."""
+    out = []
+    for a in range(max(0, i - 2), min(i, 6) + 1):
+        run, wilds = key, 0
+        for j in (a, a + 1, a + 2):
+            if key // _POW5[j] % 5:
+                run -= _POW5[j]
+            else:
+                wilds += 1
+        out.append((run, wilds))
+    return out
 
 
 def _keyed_one_pair(key: int, low: int, high: int, table: dict[int, tuple], chow: bool,
@@ -160,13 +168,7 @@ def _keyed_one_pair(key: int, low: int, high: int, table: dict[int, tuple], chow
         if 2 - r + sub[0] < b1:
             b1 = 2 - r + sub[0]
     if chow:
-        for a in range(max(0, i - 2), min(i, 6) + 1):
-            run, wilds = key, 0
-            for j in (a, a + 1, a + 2):
-                if key // _POW5[j] % 5:
-                    run -= _POW5[j]
-                else:
-                    wilds += 1
+        for run, wilds in _chows_through(key, i):
             sub = (table.get(run) or _keyed_entry(run, table, chow, pung, 1))[3]
             if wilds + sub[0] < b0:
                 b0 = wilds + sub[0]
