@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from rulesdsl.language.schema import EXAMPLE_KINDS
+from rulesdsl.language.schema_examples import EXAMPLE_KINDS
 from rulesdsl.language.yamlio import load_yaml
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import notation as nt
 from ..errors import NotationError, did_you_mean, spell, spell_choice
-from ..language.schema import EXAMPLE_KINDS
+from ..language.schema_examples import EXAMPLE_KINDS
 from ..runtime.expressions import TILE, a
 from .limits import MAX_OPTION_VARIANTS
 from .scenarios import check_scenario
