@@ -315,14 +315,14 @@ def compile_file(path: str | Path, text: str | None = None) -> Ruleset:
     return ruleset
 
 
-def compile_document(doc: Document) -> Ruleset:
+def compile_document(doc: Document, shared: OrderMemo | None = None) -> Ruleset:
     if not isinstance(doc.data, dict):
         raise RulesetError([doc.problem((), "the file does not hold a mapping",
                                         expected="a mapping of ruleset keys")])
     problems = check_structure(doc, ruleset_schema())
     if problems:
         raise RulesetError(problems)
-    return _compile_structured(doc)
+    return _compile_structured(doc, shared)
 
 
 def _compile_structured(doc: Document, shared: OrderMemo | None = None) -> Ruleset:
@@ -366,13 +366,10 @@ def compile_with_options(ruleset: Ruleset, options: dict[str, Any]) -> Ruleset:
         for name, value in options.items():
             spec = declared[name] = dict(declared.get(name) or {})
             spec["default"] = value
-    variant = Document(doc.file, data, doc.values, doc.keys)
-    problems = check_structure(variant, ruleset_schema())  # as compile_document
-    if problems:
-        raise RulesetError(problems)
     # The order is evaluated again for every context: what it reads of options that
-    # are the same is shared with the first compile.
-    return _compile_structured(variant, order_memo_of(ruleset))
+    # are the same is shared with the first compile (model/order_memo.py).
+    return compile_document(Document(doc.file, data, doc.values, doc.keys),
+                            order_memo_of(ruleset))
 
 
 def compile_variant(ruleset: Ruleset, players: int | None = None,

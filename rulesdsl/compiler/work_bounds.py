@@ -33,13 +33,12 @@ def probe_lead_plays(ruleset: Ruleset) -> list[Problem]:
             break
         hc = HandContext(ruleset, ctx)
         ranks = MoveGenerator(hc)
-        moves: MoveGenerator | SuitedMoves = SuitedMoves(ranks) if ruleset.reads_suits \
-            else ranks
+        cards = SuitedMoves(ranks) if ruleset.reads_suits else None
         for hand in _widest_hands(ruleset, hc, ranks.rank_of, size):
             try:
                 ranks.count_lead_plays(hand)  # wild fillings counted, not made
-                if isinstance(moves, SuitedMoves):  # card plays: each rank play over the
-                    moves.count_card_plays(hand)  # held suits, counted as a lead makes them
+                if cards is not None:  # each rank play over the held suits, counted
+                    cards.count_card_plays(hand)
             except LeadPlaysBound as exc:
                 return [_problem(ruleset, exc, hand)]
     return []

@@ -133,8 +133,7 @@ class SuitedMoves:
         if not plays:
             return []
         rank_entries = [e for e in rank_plays.entries if e.play in plays]
-        out = [e for e in self._expand(hand, rank_entries) if e.shape == shape]
-        return out
+        return [e for e in self._expand(hand, rank_entries) if e.shape == shape]
 
     def _hand_of(self, packed: int) -> list[int]:
         """The card counts of packed cards."""
@@ -152,13 +151,13 @@ class SuitedMoves:
         """The card sets a lead's card plays spread (the work units `_expand` counts),
         without spreading them: what validation checks against MAX_LEAD_PLAYS. Raises
         LeadPlaysBound past the bound, as a lead would."""
-        return sum(math.prod(len(options) for options in per_rank)
-                   for _, per_rank in self._charged(hand, self.ranks.hand_plays(hand).entries))
+        return sum(units for _, _, units in
+                   self._charged(hand, self.ranks.hand_plays(hand).entries))
 
     def _charged(self, hand: list[int], rank_entries: list[Entry]) \
-            -> Iterator[tuple[Entry, list[list[Cards]]]]:
-        """Each rank play to spread, with its per-rank card options, once its card sets
-        are counted against MAX_LEAD_PLAYS."""
+            -> Iterator[tuple[Entry, list[list[Cards]], int]]:
+        """Each rank play to spread, with its per-rank card options and the card sets they
+        make, once those are counted against MAX_LEAD_PLAYS."""
         left = MAX_LEAD_PLAYS  # card plays made, as the rank plays' budget
         held_of: dict[int, tuple[tuple[int, int], ...]] = {}
         suits_of: dict[bool, dict[int, int]] = {}  # wilds stand in? -> rank -> suit bits
@@ -176,16 +175,17 @@ class SuitedMoves:
                 if not common:
                     continue
             per_rank = self._per_rank(hand, e.play, held_of)
-            left -= math.prod(len(options) for options in per_rank)
+            units = math.prod(len(options) for options in per_rank)
+            left -= units
             if left < 0:
                 raise LeadPlaysBound(pd, sum(hand))
-            yield e, per_rank
+            yield e, per_rank, units
 
     def _expand(self, hand: list[int], rank_entries: list[Entry]) -> list[Entry]:
         """Each rank play spread over the held cards of its ranks, read with suits: the
         card entries, in entry order."""
         found: dict[Cards, list[Reading]] = {}
-        for e, per_rank in self._charged(hand, rank_entries):
+        for e, per_rank, _ in self._charged(hand, rank_entries):
             pd = self.patterns.get(e.reading.pattern)
             spread = self._one_suit(per_rank, pd) if pd is not None and pd.suit == "same" \
                 else self._spread(per_rank)

@@ -142,11 +142,9 @@ class TileActions:
         if void is not None:  # 定缺: the void suit's tiles are discarded first
             out += [DISCARD[k] for k in range(void, void + 9) if hand[k]]
         else:
-            found = list(compress(spec.discards, hand))  # in kind order, as held
-            if any(map(hand.__getitem__, spec.bonus_kinds)):
-                # a bonus tile kept (the wall had run out) is never discarded
-                found = [a for a in found if a is not None]
-            out += found
+            # in kind order, as held; a bonus tile kept (the wall had run out) has no
+            # discard (None)
+            out += [a for a in compress(spec.discards, hand) if a is not None]
         if self.back - self.front > 0 and self._wall_phase() != "exhausted":
             void = self.voids[seat] if self.voids else None
             if max(hand[:SUITED_HONOR]) >= 4:

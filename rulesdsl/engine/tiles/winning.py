@@ -133,47 +133,10 @@ class WinningHands:
 
     def _winning_tiles(self, seat: int, kinds: Iterable[int]) -> Iterator[int]:
         """The kinds in `kinds` on which the seat would win (_can_win(seat, kind)), in
-        their order: the same checks, with what no kind changes looked up once."""
-        void = self.voids[seat] if self.voids else None
-        hand = self.hands[seat]
-        if void is not None and any(hand[void:void + 9]):
-            return  # 定缺: no win while holding the void suit
+        their order; the hand's spec looked up once."""
         spec = self._spec()
-        wild = spec.wild
-        if any(hand[k] for k in spec.stray_kinds):
-            return  # a bonus tile still held blocks a win
-        entry = self._hand_entry(seat, wild)
-        keys, held_wilds = entry[1], entry[2]
-        g = self.game
-        melds = len(self.melds[seat])
-        short = g.shape.wilds_short(keys) > held_wilds + 1  # no shape on any tile
-        limit: dict[int, bool] = {}  # per number of wilds: does a limit hand hold?
         for t in kinds:
-            if t >= SUITED_HONOR:
-                if self._can_win(seat, t, spec):
-                    yield t
-                continue
-            if void is not None and void <= t < void + 9:
-                continue
-            wilds = held_wilds
-            if wild[t]:
-                wilds += 1
-                with_t = keys
-            elif hand[t] >= 4:
-                if self._can_win_counts(seat, t, wilds):
-                    yield t
-                continue
-            else:
-                with_t = keys.copy()
-                with_t[GROUP[t]] += WEIGHT[t]
-            if (not short and g.shape.can_win_keys(with_t, wilds, melds)) or (
-                    g.seven_pairs and self._seven_pairs(seat, t)):
-                yield t
-                continue
-            holds = limit.get(wilds)
-            if holds is None:
-                holds = limit[wilds] = self._limit_hand_of(seat, wilds) is not None
-            if holds:
+            if self._can_win(seat, t, spec):
                 yield t
 
     def _seven_pairs(self, seat: int, extra: int | None) -> bool:
