@@ -10,6 +10,7 @@ its steps as methods (no recursive closure, so no reference cycle left per walk)
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
 from typing import NamedTuple
 
 from ...model.patterns import (
@@ -39,6 +40,7 @@ class _Plan(NamedTuple):
     every: bool  # every two parts of different ranks
     from_key: bool  # no other part of the key part's ranks
     maximal_group: int  # the key run's group when it must be maximal, else 0
+    last_size: int  # the cards of every instance of the last fixed part, else 0
 
 
 class Composites:
@@ -139,7 +141,11 @@ class Composites:
         from_key = every or pd.distinct == "key"  # no other part of the key part's ranks
         key_run = pd.parts[pd.key].run
         maximal_group = key_run.group if pd.maximal and key_run is not None else 0
-        return _Plan(fixed, repeating, key_index, same_as, every, from_key, maximal_group)
+        last = fixed[-1]
+        sizes = {o.size for o in _part_options(self.matcher, last, self.max_size)} \
+            if last.shape == "group" else set()
+        return _Plan(fixed, repeating, key_index, same_as, every, from_key, maximal_group,
+                     sizes.pop() if len(sizes) == 1 else 0)
 
     def _composite_reading(self, pd: PatternDef, lead: _Instance, size: int) -> Reading:
         reads = self._lead_reading.setdefault(id(pd), {})
@@ -221,15 +227,15 @@ class _CompositeWalk:
 
     __slots__ = ("gen", "pd", "held", "exact", "opts", "rep_opts", "bombs", "fixed",
                  "repeating", "key_index", "same_as", "every", "from_key", "maximal_group",
-                 "last", "limit", "allowed", "wild", "g", "cg", "reads", "out", "chosen",
-                 "picks", "key_mask", "key_packed")
+                 "last_size", "last", "limit", "allowed", "wild", "g", "cg", "reads", "out",
+                 "chosen", "picks", "key_mask", "key_packed")
 
     def __init__(self, gen: Composites, pd: PatternDef, plan: _Plan, held: _Held, exact: int,
                  opts: list[list[Option]], rep_opts: list[list[Option]], bombs: list[int]):
         self.gen, self.pd, self.held, self.exact = gen, pd, held, exact
         self.opts, self.rep_opts, self.bombs = opts, rep_opts, bombs
         (self.fixed, self.repeating, self.key_index, self.same_as, self.every,
-         self.from_key, self.maximal_group) = plan
+         self.from_key, self.maximal_group, self.last_size) = plan
         self.last = len(plan.fixed) - 1
         self.limit = held.total
         self.allowed = gen._allowed_mask(pd)
@@ -355,6 +361,26 @@ class _CompositeWalk:
         exact = self.exact
         plain = not self.bombs and not self.maximal_group
         reads, out = self.reads, self.out
+        if plain and not wild and self.last_size:
+            # Every option of the same size: one reading, and the checks left are masks.
+            n = size + self.last_size
+            if n > limit or exact and n != exact or mask & outside:
+                return
+            bad = outside | (mask if every else key_mask if from_key else 0)
+            cgp = cg - packed
+            # A held option of ranks no chosen part uses is held with them.
+            found = [packed + p for p, m, _, _ in (options[start:] if start else options)
+                     if not m & bad and (not m & mask or (cgp - p) & g == g)]
+            if found:
+                r = reads.get((lead_id, n))
+                if r is None:
+                    r = self.gen._composite_reading(self.pd, lead, n)
+                out.extend(zip(found, repeat(r)))
+                gen = self.gen
+                gen._left -= len(found)
+                if gen._left < 0:
+                    raise gen._over_budget()
+            return
         made = 0
         for j in range(start, len(options)):
             p, m, inst, _ = options[j]

@@ -55,6 +55,7 @@ CACHE_LIMIT = 4_000  # hands kept per game before the cache starts afresh
 # thousands: counting hands alone let the cache grow to gigabytes).
 ENTRY_LIMIT = 10_000
 PLAY_LIMIT = 200_000  # plays whose entries (and sorted rank keys) are kept
+EVEN_LIMIT = 5_000  # held instance lists kept per group or run pattern
 # A file within every other bound can still ask one hand for more plays than anyone could
 # choose from (runs of any height over eight packs, sixteen wilds filling long runs): past
 # this many plays or wild fillings in one hand the generator stops with a located error,
@@ -143,6 +144,8 @@ class MoveGenerator(WildFillings, Composites):
         self._pattern_named = {pd.name: pd for pd in r.patterns}
         self._flat_sized: dict[tuple[int, int], list[Option]] = {}
         self._flat_ends: dict[int, list[int]] = {}  # pattern -> end of each size's instances
+        # group or run pattern -> (need, span, held mask -> held instances), or None
+        self._even: dict[int, tuple[int, int, dict[int, list[Option]]] | None] = {}
 
     # ------------------------------------------------------------ hands
 
@@ -367,8 +370,10 @@ class MoveGenerator(WildFillings, Composites):
         if len(known) > PLAY_LIMIT:
             known.clear()
         plays = dict.fromkeys([x[0] for items, _ in sources for x in items])
-        new: dict[int, list[Reading]] = {p: [] for p in plays if p not in known}
-        if new:
+        rows = list(map(known.get, plays))
+        if None in rows:
+            new: dict[int, list[Reading]] = {p: [] for p, row in zip(plays, rows)
+                                             if row is None}
             for items, at in sources:  # the readings found, in the order found
                 for x in items:
                     rs = new.get(x[0])
@@ -376,7 +381,8 @@ class MoveGenerator(WildFillings, Composites):
                         rs.append(x[at])
             for packed, rs in new.items():
                 known[packed] = self._entries(packed, rs)
-        rows = sorted(map(known.__getitem__, plays), key=_first)  # by play (each once)
+            rows = list(map(known.__getitem__, plays))
+        rows.sort(key=_first)  # by play (each once)
         return HandPlays(packed_hand, [e for row in rows for e in row[1]], self.guard)
 
     def _sources(self, held: _Held) -> list[tuple[list, int]]:
@@ -429,8 +435,12 @@ class MoveGenerator(WildFillings, Composites):
         if play is None:
             if len(self._play_of) > PLAY_LIMIT:
                 self._play_of.clear()
-            play = self._play_of[packed] = tuple(
-                r for r, sh in self._shifts for _ in range((packed >> sh) & FIELD_MASK))
+            ranks: list[int] = []
+            for r, sh in self._shifts:
+                c = (packed >> sh) & FIELD_MASK
+                if c:
+                    ranks += [r] * c
+            play = self._play_of[packed] = tuple(ranks)
         return play
 
     def _packed_play(self, play: Play) -> int:
@@ -615,6 +625,24 @@ class MoveGenerator(WildFillings, Composites):
             if out is None:
                 out = self._held_memo[key] = self._held_options(pd, held)
             return out
+        if not held.joker_total and held.total <= self.max_size:
+            even = self._even.get(id(pd), self)
+            if even is self:
+                even = self._even_table(pd)
+            if even is not None:
+                # Which instances a hand holds depends only on which of their ranks it
+                # holds `group` times: one subtraction, then the list kept for that.
+                need, span, known = even
+                key = ((held.packed | self.guard) - need) & span
+                out = known.get(key)
+                if out is None:
+                    if len(known) > EVEN_LIMIT:
+                        known.clear()
+                    g = self.guard
+                    cg = held.packed | g
+                    out = known[key] = [x for x in self._flat_instances(pd, self.max_size)
+                                        if (cg - x[0]) & g == g]
+                return out
         flat = self._flat_instances(pd, held.total)
         ends = self._flat_ends[id(pd)]  # instances come by size: none larger than the hand
         if held.total < len(ends) - 1:
@@ -626,6 +654,22 @@ class MoveGenerator(WildFillings, Composites):
         short, wild = self._short, held.joker_total
         return [x for x in flat if short(x[0], held) <= wild]
 
+    def _even_table(self, pd: PatternDef) -> tuple[int, int, dict[int, list[Option]]] | None:
+        """For a group or run pattern whose every instance asks the same number of cards
+        of each of its ranks: that number at every field (to subtract), the guard bits of
+        the ranks its instances use, and the held lists found so far; else None."""
+        out = None
+        if pd.shape in ("group", "run") and (pd.run is None or pd.run.group_max is None):
+            flat = self._flat_instances(pd, self.max_size)
+            counts = {c for x in flat for _, c in x[2].demand}
+            if len(counts) == 1:
+                fields = sum(1 << sh for sh in self.shift.values())
+                used = {r for x in flat for r, _ in x[2].demand}
+                span = sum(1 << (self.shift[r] + FIELD - 1) for r in used)
+                out = (counts.pop() * fields, span, {})
+        self._even[id(pd)] = out
+        return out
+
     def _part_class(self, pd: PatternDef) -> tuple:
         """Parts with equal keys accept the same instances (see _same_part)."""
         key = self._classes.get(id(pd))
@@ -636,8 +680,12 @@ class MoveGenerator(WildFillings, Composites):
         return key
 
     def _unpack(self, packed: int) -> list[tuple[int, int]]:
-        return [(r, (packed >> sh) & FIELD_MASK) for r, sh in self._shifts
-                if (packed >> sh) & FIELD_MASK]
+        out = []
+        for r, sh in self._shifts:
+            c = (packed >> sh) & FIELD_MASK
+            if c:
+                out.append((r, c))
+        return out
 
     def _short(self, packed: int, held: _Held) -> int:
         """How many cards of a demand the hand lacks (wilds must stand in for them), for
