@@ -361,9 +361,11 @@ class _CompositeWalk:
         exact = self.exact
         plain = not self.bombs and not self.maximal_group
         reads, out = self.reads, self.out
-        if plain and not wild and self.last_size:
-            # Every option of the same size: one reading, and the checks left are masks.
-            n = size + self.last_size
+        n = size + self.last_size
+        if not wild and self.last_size and not self.maximal_group and (
+                plain or n - lead.size < min(b % FIELD_MASK for b in self.bombs)):
+            # Every option of the same size: one reading, and the checks left are masks
+            # (no bomb the hand holds is small enough to hide among the other parts).
             if n > limit or exact and n != exact or mask & outside:
                 return
             bad = outside | (mask if every else key_mask if from_key else 0)

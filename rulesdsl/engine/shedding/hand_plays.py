@@ -110,10 +110,10 @@ class HandPlays:
         if out is None:
             parent = self._parent
             known = None if parent is None else parent._shapes.get(shape)
-            if self._entries is not None or self._whole():
-                out = [e for e in self.entries if e.shape == shape]
-            elif known is not None:
+            if known is not None:  # (the larger hand's list filtered: a few entries)
                 out = self._held(known)
+            elif self._entries is not None or self._whole():
+                out = [e for e in self.entries if e.shape == shape]
             else:
                 assert self._maker is not None
                 out = self._maker.bomb_entries(self.packed) if shape is None else \

@@ -619,12 +619,6 @@ class MoveGenerator(WildFillings, Composites):
         """The instances of a group or run pattern the hand holds (with its wilds). A
         part's are shared with every equal part within one hand (the readings in the
         options are then another part's: parts use only demands and instances)."""
-        if part:
-            key = self._part_class(pd)
-            out = self._held_memo.get(key)
-            if out is None:
-                out = self._held_memo[key] = self._held_options(pd, held)
-            return out
         if not held.joker_total and held.total <= self.max_size:
             even = self._even.get(id(pd), self)
             if even is self:
@@ -633,16 +627,22 @@ class MoveGenerator(WildFillings, Composites):
                 # Which instances a hand holds depends only on which of their ranks it
                 # holds `group` times: one subtraction, then the list kept for that.
                 need, span, known = even
-                key = ((held.packed | self.guard) - need) & span
-                out = known.get(key)
+                ranks_held = ((held.packed | self.guard) - need) & span
+                out = known.get(ranks_held)
                 if out is None:
                     if len(known) > EVEN_LIMIT:
                         known.clear()
                     g = self.guard
                     cg = held.packed | g
-                    out = known[key] = [x for x in self._flat_instances(pd, self.max_size)
+                    out = known[ranks_held] = [x for x in self._flat_instances(pd, self.max_size)
                                         if (cg - x[0]) & g == g]
                 return out
+        if part:
+            key = self._part_class(pd)
+            out = self._held_memo.get(key)
+            if out is None:
+                out = self._held_memo[key] = self._held_options(pd, held)
+            return out
         flat = self._flat_instances(pd, held.total)
         ends = self._flat_ends[id(pd)]  # instances come by size: none larger than the hand
         if held.total < len(ends) - 1:

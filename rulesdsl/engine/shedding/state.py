@@ -26,6 +26,7 @@ from ..base import (
     PlayError,
     json_copy,
 )
+from ..shuffle import shuffle
 from .auction import PASS, Auction
 from .hidden import ShedHidden
 from .moves import Entry, HandPlays, LeadPlaysBound
@@ -291,7 +292,7 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
     def _start_hand(self) -> None:
         g = self.game
         order = list(g.deck)
-        self._rng("shuffle").shuffle(order)
+        shuffle(self._rng("shuffle"), order)
         hands = [[0] * len(g.ruleset.deck) for _ in range(g.hands_dealt)]
         dealt = g.hands_dealt * g.hand_size
         for i, kind in enumerate(order[:dealt]):

@@ -25,6 +25,7 @@ from ..base import (
     restore_state,
     void_suit_name,
 )
+from ..shuffle import shuffle
 from .actions import DISCARD, PASS, TileActions
 from .hidden import TileHidden
 from .ledger import Ledger
@@ -330,7 +331,7 @@ class TileState(TileActions, WinningHands, Ledger, Settlement, TileHidden, Engin
         g = self.game
         rng = random.Random(f"{self.seed}/{self.hand_no}/shuffle")
         wall = list(g.tiles)
-        rng.shuffle(wall)
+        shuffle(rng, wall)
         dice = [rng.randint(1, 6) for _ in range(g.ruleset.deal.get("dice", 0))]
         # The break only rotates where drawing starts; the wall stays a fixed sequence.
         cut = (sum(dice) * 2) % len(wall) if dice else 0

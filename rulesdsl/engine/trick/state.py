@@ -25,6 +25,7 @@ from ..multiset import (
     iter_submultisets,
     sample_submultiset,
 )
+from ..shuffle import shuffle
 from . import building
 from .following import TrickFollowing
 from .hidden import TrickHidden
@@ -266,7 +267,7 @@ class TrickState(TrickLeads, TrickFollowing, TrickRanking, HandResult, TrickHidd
         self.phase = "deal"
         order = list(g.deck)
         rng = self._rng("shuffle")
-        rng.shuffle(order)
+        shuffle(rng, order)
         self.deal_order = order
         self.dealt = 0
         if self.dealer is None:
