@@ -41,6 +41,7 @@ class _Plan(NamedTuple):
     from_key: bool  # no other part of the key part's ranks
     maximal_group: int  # the key run's group when it must be maximal, else 0
     last_size: int  # the cards of every instance of the last fixed part, else 0
+    kicked: bool  # a key part, then one part of kickers of last_size cards, nothing more
 
 
 class Composites:
@@ -98,9 +99,43 @@ class Composites:
             else:
                 cg = held.packed | g
                 bombs = [b for b in self._bombs() if (cg - b) & g == g]
+        if plan.kicked and not held.joker_total and (
+                not bombs or plan.last_size < min(b % FIELD_MASK for b in bombs)):
+            return self._kicked(pd, plan, held, exact, opts[0], opts[1])
         walk = _CompositeWalk(self, pd, plan, held, exact, opts, rep_opts, bombs)
         walk.fixed_part(0, 0, 0, 0)
         return walk.out
+
+    def _kicked(self, pd: PatternDef, plan: _Plan, held: _Held, exact: int,
+                keys: list[Option], kickers: list[Option]) -> list[tuple[int, Reading]]:
+        """The walk of a key part and one part of kickers of one size (a trio with a
+        single, a trio with a pair) when the hand holds no wild and no bomb could hide
+        among the kickers: two loops, the kickers a mask filter."""
+        g = self.guard
+        cg = held.packed | g
+        limit, last_size = held.total, plan.last_size
+        outside = ~self._allowed_mask(pd)
+        apart = plan.every or plan.from_key  # no kicker of the key's ranks
+        reads = self._lead_reading.setdefault(id(pd), {})
+        out: list[tuple[int, Reading]] = []
+        for p, m, inst, _ in keys:
+            n = inst.size + last_size
+            if n > limit or exact and n != exact or m & outside:
+                continue
+            bad = outside | m if apart else outside
+            cgp = cg - p
+            # A held kicker of ranks the key part does not use is held with it.
+            found = [p + q for q, mq, _, _ in kickers
+                     if not mq & bad and (not mq & m or (cgp - q) & g == g)]
+            if found:
+                r = reads.get((id(inst), n))
+                if r is None:
+                    r = self._composite_reading(pd, inst, n)
+                out.extend(zip(found, repeat(r)))
+        self._left -= len(out)
+        if self._left < 0:
+            raise self._over_budget()
+        return out
 
     def _bombs(self) -> list[int]:
         if self._bomb_packed is None:
@@ -144,8 +179,11 @@ class Composites:
         last = fixed[-1]
         sizes = {o.size for o in _part_options(self.matcher, last, self.max_size)} \
             if last.shape == "group" else set()
+        last_size = sizes.pop() if len(sizes) == 1 else 0
+        kicked = len(fixed) == 2 and key_index == 0 and not repeating and not pd.same_length \
+            and last_size > 0 and not maximal_group
         return _Plan(fixed, repeating, key_index, same_as, every, from_key, maximal_group,
-                     sizes.pop() if len(sizes) == 1 else 0)
+                     last_size, kicked)
 
     def _composite_reading(self, pd: PatternDef, lead: _Instance, size: int) -> Reading:
         reads = self._lead_reading.setdefault(id(pd), {})
@@ -235,7 +273,7 @@ class _CompositeWalk:
         self.gen, self.pd, self.held, self.exact = gen, pd, held, exact
         self.opts, self.rep_opts, self.bombs = opts, rep_opts, bombs
         (self.fixed, self.repeating, self.key_index, self.same_as, self.every,
-         self.from_key, self.maximal_group, self.last_size) = plan
+         self.from_key, self.maximal_group, self.last_size, _) = plan
         self.last = len(plan.fixed) - 1
         self.limit = held.total
         self.allowed = gen._allowed_mask(pd)
