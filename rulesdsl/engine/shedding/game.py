@@ -60,6 +60,8 @@ class ShedGame:
         self.bomb_patterns = frozenset(p.name for p in ruleset.patterns if p.bomb)
         # Patterns played only as a player's last play (all the cards left).
         self.last_only = frozenset(p.name for p in ruleset.patterns if p.last_only)
+        # Do listed plays pass through _restricted (last-only patterns, highest single)?
+        self.restricts = bool(self.last_only) or self.rules.highest_single is not None
         self.step = 1 if ruleset.direction == "counter-clockwise" else -1
 
     def context(self, level: int | None) -> HandPlaysContext:

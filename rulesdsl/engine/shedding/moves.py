@@ -314,13 +314,13 @@ class MoveGenerator(WildFillings, Composites):
         return out
 
     def _remember(self, hp: HandPlays) -> None:
-        if hp.made:
-            self._cached_entries += len(hp.entries)
+        made = len(hp.entries) if hp.made else 0  # (a hand made by shape: not counted)
+        self._cached_entries += made
         if len(self._by_ranks) > CACHE_LIMIT or self._cached_entries > ENTRY_LIMIT:
             # Both indexes go: _by_kinds would otherwise keep the dropped hands alive.
             self._by_ranks.clear()
             self._by_kinds.clear()
-            self._cached_entries = len(hp.entries)
+            self._cached_entries = made
         self._by_ranks[hp.packed] = hp
 
     def _remember_kinds(self, key: tuple[int, ...], hp: HandPlays) -> None:

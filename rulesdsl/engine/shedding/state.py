@@ -496,25 +496,32 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
         seat = self.to_act
         assert seat is not None
         hand = self.hands[seat]
-        hp = self._seat_plays(seat)
-        try:  # (not `with self._bounded`: this runs at every decision)
-            if self.last is None or self.last["seat"] == seat:
-                must = self._must_play() if self.last is None else None
+        known = self._seat_hp.get(seat)  # (_seat_plays, inlined: this runs at every decision)
+        hp = known[1] if known is not None and known[0] is hand else self._seat_plays(seat)
+        g = self.game
+        last = self.last
+        try:  # (not `with self._bounded`: likewise)
+            if last is None or last["seat"] == seat:
+                must = self._must_play() if last is None else None
                 entries = hp.entries if must is None else self._holding(hp, must)
-                return hand, self._restricted(seat, hp, entries), False
-            prev = self._reading_of_last()
+                if g.restricts:
+                    entries = self._restricted(seat, hp, entries)
+                return hand, entries, False
+            prev = self._last_of[1] if self._last_of[0] is last else self._reading_of_last()
             assert prev is not None
-            entries = self._restricted(seat, hp, hp.beating(self._hc, prev))
+            entries = hp.beating(self._hc, prev)
+            if g.restricts:
+                entries = self._restricted(seat, hp, entries)
         except LeadPlaysBound as exc:
             raise self._bound_error(exc, seat) from None
-        return hand, entries, not (self.game.rules.must_beat and entries)
+        return hand, entries, not (g.rules.must_beat and entries)
 
     def _restricted(self, seat: int, hp: HandPlays, entries: list[Entry]) -> list[Entry]:
         """The plays left by the patterns played only as a last play and by the rule that a
         single must be the player's highest (the list itself when neither applies)."""
         g = self.game
         last_only = g.last_only
-        if not last_only and g.rules.highest_single is None:
+        if not g.restricts:
             return entries
         if last_only:
             size = sum(self.hands[seat])
@@ -649,7 +656,8 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
         if act is PASS or (act.kind == "pass" and act == PASS):
             self.passes += 1
             self.log.append({"type": "pass", "seat": seat, "hand": self.hand_no})
-            self._after_pass(seat)
+            self.to_act = self._next_active(seat)
+            self._maybe_round_over()
             return
         assert reading is not None
         g = self.game
@@ -690,12 +698,6 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
         self.to_act = nxt
         if nxt == seat:  # nobody else holds cards: the round is over (no pass since)
             self._maybe_round_over()
-
-    def _after_pass(self, seat: int) -> None:
-        nxt = self._next_active(seat)
-        assert nxt is not None
-        self.to_act = nxt
-        self._maybe_round_over()
 
     def _maybe_round_over(self) -> None:
         """Everyone else passed: the last player takes the round's points and leads."""
