@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import sys
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
+from itertools import repeat
 from pathlib import Path
 
 from .compiler import FORMAT_VERSION, LANGUAGE_VERSION, compile_file, resolve_source
@@ -52,6 +56,7 @@ class FileResult:
     problems: list[Problem] = field(default_factory=list)
     examples: ExampleReport | None = None
     kind: str = "ruleset"  # or "examples": a file holding only examples
+    ruleset_id: str | None = None  # the compiled ruleset's id (kept when `ruleset` is not)
 
     @property
     def ok(self) -> bool:
@@ -74,7 +79,7 @@ def _validate_rule_file(path: str | Path, run_examples_too: bool, text: str | No
     ruleset, result.problems = diagnose_file(path, text, read)
     if ruleset is None:
         return result
-    result.ruleset = ruleset
+    result.ruleset, result.ruleset_id = ruleset, ruleset.id
     bound = probe_lead_plays(ruleset)
     if bound:
         result.problems.extend(code_problems(bound, "bounds"))
@@ -104,19 +109,53 @@ def rule_files(paths: list[str], exclude: list[str] | None = None) -> list[Path]
 
 
 def validate_paths(paths: list[str], run_examples_too: bool = True,
-                   exclude: list[str] | None = None) -> list[FileResult]:
+                   exclude: list[str] | None = None, jobs: int = 1) -> list[FileResult]:
     """Every problem of every rule file under `paths` (a missing path is one problem and
     the rest go on). A file holding only `examples:` is an examples file: it is run
-    against the ruleset its `ruleset:` names."""
-    results = []
-    for path in rule_files(paths, exclude):
-        examples_for, read = _examples_file_target(path)
-        if examples_for is None:
-            # The document read to tell the kinds apart is the one compiled: read once.
-            results.append(_validate_rule_file(path, run_examples_too, None, read))
-        else:
-            results.append(validate_examples_file(path, examples_for, run_examples_too))
-    return results
+    against the ruleset its `ruleset:` names.
+
+    With `jobs` above 1, on Linux (where worker processes are forked, everything already
+    imported), up to that many workers validate the files, larger files first; the
+    results come in the same order with the same problems and examples, but hold no
+    compiled ruleset (`ruleset` is None; `ruleset_id` names it)."""
+    files = rule_files(paths, exclude)
+    if jobs > 1 and len(files) > 1 and sys.platform == "linux":
+        # The largest files go first, so that no worker is left with a long one at the end.
+        order = sorted(range(len(files)), key=lambda i: -_size(files[i]))
+        results: list[FileResult | None] = [None] * len(files)
+        with ProcessPoolExecutor(min(jobs, len(files)),
+                                 mp_context=multiprocessing.get_context("fork")) as pool:
+            done = pool.map(_validate_apart, [files[i] for i in order],
+                            repeat(run_examples_too))
+            for i, result in zip(order, done):
+                results[i] = result
+        return [r for r in results if r is not None]
+    return [validate_path(path, run_examples_too) for path in files]
+
+
+def validate_path(path: Path, run_examples_too: bool = True) -> FileResult:
+    """One path of validate_paths: a rule file, or an examples file run against the
+    ruleset it names."""
+    examples_for, read = _examples_file_target(path)
+    if examples_for is None:
+        # The document read to tell the kinds apart is the one compiled: read once.
+        return _validate_rule_file(path, run_examples_too, None, read)
+    return validate_examples_file(path, examples_for, run_examples_too)
+
+
+def _validate_apart(path: Path, run_examples_too: bool) -> FileResult:
+    """validate_path in a worker process: its result without the compiled ruleset, which
+    stays in the worker (its expressions are not picklable)."""
+    result = validate_path(path, run_examples_too)
+    result.ruleset = None
+    return result
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _examples_file_target(path: Path) -> tuple[str | None, Document | None]:

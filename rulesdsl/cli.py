@@ -29,13 +29,32 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 VALIDATE_GC_THRESHOLD = 20_000
 
 
+def _cpus() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"not a number of processes: {text!r}")
+    return n
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     from .problem_report import github_annotation, json_report, text_report
 
     before = gc.get_threshold()
     gc.set_threshold(VALIDATE_GC_THRESHOLD, *before[1:])
     try:
-        results = validate_paths(args.paths, not args.no_examples, args.exclude)
+        results = validate_paths(args.paths, not args.no_examples, args.exclude,
+                                 args.jobs if args.jobs is not None else _cpus())
     finally:
         gc.set_threshold(*before)
     if not results:
@@ -486,6 +505,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--exclude", action="append", default=[], metavar="GLOB",
                    help="leave out files matching GLOB, from the right (`*.draft.yaml`, "
                    "`drafts/*`); repeatable")
+    v.add_argument("-j", "--jobs", type=_positive, metavar="N",
+                   help="validate files in N processes (default: one per CPU, on Linux; "
+                   "1: in this process)")
     v.set_defaults(func=cmd_validate)
     c = sub.add_parser("compile", help="write the compiled, fully resolved ruleset as JSON")
     c.add_argument("ruleset", help="a bundled id or a rule file")

@@ -86,7 +86,7 @@ def json_report(results: list[FileResult]) -> dict[str, Any]:
                 "path": r.path,
                 "kind": r.kind,
                 "valid": r.ok,
-                "id": r.ruleset.id if r.ruleset else None,
+                "id": r.ruleset_id,
                 "examples": None if r.examples is None else {
                     "passed": r.examples.passed,
                     "failed": len(r.examples.failed),

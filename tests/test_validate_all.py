@@ -223,3 +223,42 @@ def test_doc_language_prints_a_section():
     assert proc.returncode == 0 and proc.stdout.startswith("### `patterns`")
     assert "### `points`" not in proc.stdout  # only that section
     assert rulesdsl("doc", "--language", "nothing-like-this").returncode == 2
+
+
+def _report(results) -> list[dict]:
+    return [{"path": r.path, "kind": r.kind, "ok": r.ok, "id": r.ruleset_id,
+             "problems": [p.to_dict() for p in r.problems],
+             "examples": None if r.examples is None else
+             (r.examples.passed, [p.to_dict() for p in r.examples.failed],
+              r.examples.deferred)} for r in results]
+
+
+def test_worker_processes_give_the_same_results_in_the_same_order(tmp_path):
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    for name in ("guan-pai.yaml", "wenling-hong-wu.yaml"):
+        (folder / name).write_text((ROOT / "rulesets" / name).read_text(encoding="utf-8"),
+                                   encoding="utf-8")
+    (folder / "pairs.yaml").write_text(
+        "ruleset: guan-pai.yaml\nexamples:\n  - {pattern: \"S3 H3\", expect: triple}\n",
+        encoding="utf-8")
+    (folder / "bad.yaml").write_text("language: 1\nid: [\n", encoding="utf-8")
+    paths = [str(folder), str(tmp_path / "gone.yaml"), *map(str, BROKEN[:12])]
+    alone = validate_paths(paths)
+    apart = validate_paths(paths, jobs=2)
+    assert _report(apart) == _report(alone)
+    # the mix is what it claims: compiled rulesets, failures of every stage, an examples file
+    assert {r.ruleset_id for r in alone} >= {"guan-pai", "wenling-hong-wu"}
+    assert sum(r.ok for r in alone) == 2 and any(r.kind == "examples" for r in alone)
+    assert all(r.ruleset is None for r in apart)
+
+
+def test_cli_jobs_print_the_same_report():
+    args = ["validate", "rulesets/", *(str(p.relative_to(ROOT)) for p in BROKEN[::9])]
+    for fmt in ("text", "json"):
+        one = rulesdsl(*args, "--format", fmt, "-j", "1")
+        two = rulesdsl(*args, "--format", fmt, "--jobs", "2")
+        assert (two.returncode, two.stdout) == (one.returncode, one.stdout)
+        assert one.returncode == 1 and one.stdout.count("rulesets/") >= 13
+    bad = rulesdsl("validate", "rulesets/guan-pai.yaml", "-j", "0")
+    assert bad.returncode == 2 and "not a number of processes: '0'" in bad.stderr
