@@ -69,7 +69,8 @@ class Settlement:
         order = list(self.out)
         left = [s for s in range(g.players) if s not in order]
         points = self._hc.points
-        in_hand = [sum(p * c for p, c in zip(points, h) if c) for h in self.hands]
+        in_hand = [sum(p * c for p, c in zip(points, h) if c) for h in self.hands] \
+            if g.has_points else [0] * len(self.hands)
         cards_left = [sum(h) for h in self.hands]
         early = 1 if len(left) >= 2 else 0
         last_captured = sum(self.captured[s] for s in left)
