@@ -122,11 +122,7 @@ class Composites:
             n = inst.size + last_size
             if n > limit or exact and n != exact or m & outside:
                 continue
-            bad = outside | m if apart else outside
-            cgp = cg - p
-            # A held kicker of ranks the key part does not use is held with it.
-            found = [p + q for q, mq, _, _ in kickers
-                     if not mq & bad and (not mq & m or (cgp - q) & g == g)]
+            found = _held_with(p, m, outside | m if apart else outside, cg, g, kickers)
             if found:
                 r = reads.get((id(inst), n))
                 if r is None:
@@ -406,11 +402,9 @@ class _CompositeWalk:
             # (no bomb the hand holds is small enough to hide among the other parts).
             if n > limit or exact and n != exact or mask & outside:
                 return
-            bad = outside | (mask if every else key_mask if from_key else 0)
-            cgp = cg - packed
-            # A held option of ranks no chosen part uses is held with them.
-            found = [packed + p for p, m, _, _ in (options[start:] if start else options)
-                     if not m & bad and (not m & mask or (cgp - p) & g == g)]
+            found = _held_with(packed, mask,
+                               outside | (mask if every else key_mask if from_key else 0),
+                               cg, g, options[start:] if start else options)
             if found:
                 r = reads.get((lead_id, n))
                 if r is None:
@@ -447,6 +441,16 @@ class _CompositeWalk:
         gen._left -= made
         if gen._left < 0:
             raise gen._over_budget()
+
+
+def _held_with(packed: int, mask: int, bad: int, cg: int, g: int,
+               options: list[Option]) -> list[int]:
+    """`packed` (of ranks `mask`) plus each option of no rank in `bad` that the hand (`cg`:
+    its packed counts with the guard bits `g`) holds together with it. An option is held
+    alone, so one of ranks `mask` does not use needs no check."""
+    cgp = cg - packed
+    return [packed + p for p, m, _, _ in options
+            if not m & bad and (not m & mask or (cgp - p) & g == g)]
 
 
 def _same_part(a: PatternDef, b: PatternDef) -> bool:

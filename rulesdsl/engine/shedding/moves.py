@@ -634,8 +634,8 @@ class MoveGenerator(WildFillings, Composites):
                         known.clear()
                     g = self.guard
                     cg = held.packed | g
-                    out = known[ranks_held] = [x for x in self._flat_instances(pd, self.max_size)
-                                        if (cg - x[0]) & g == g]
+                    flat = self._flat_instances(pd, self.max_size)
+                    out = known[ranks_held] = [x for x in flat if (cg - x[0]) & g == g]
                 return out
         if part:
             key = self._part_class(pd)
