@@ -612,12 +612,13 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
                 n += 1
             i += n
             for k in kinds_of_rank[rank]:
-                take = min(n, hand[k])
-                if take:
-                    cards.extend([k] * take)
-                    n -= take
-                    if not n:
+                held = hand[k]
+                if held:
+                    if held >= n:
+                        cards += [k] * n
                         break
+                    cards += [k] * held
+                    n -= held
         return cards
 
     # ------------------------------------------------------------ applying
