@@ -56,6 +56,7 @@ CACHE_LIMIT = 4_000  # hands kept per game before the cache starts afresh
 ENTRY_LIMIT = 10_000
 PLAY_LIMIT = 200_000  # plays whose entries (and sorted rank keys) are kept
 EVEN_LIMIT = 5_000  # held instance lists kept per group or run pattern
+HELD_INSTANCES, COMPOSITES, OTHER_WAY = 0, 1, 2  # how a pattern's plays are found (no wild)
 # A file within every other bound can still ask one hand for more plays than anyone could
 # choose from (runs of any height over eight packs, sixteen wilds filling long runs): past
 # this many plays or wild fillings in one hand the generator stops with a located error,
@@ -144,6 +145,7 @@ class MoveGenerator(WildFillings, Composites):
         self._pattern_named = {pd.name: pd for pd in r.patterns}
         self._flat_sized: dict[tuple[int, int], list[Option]] = {}
         self._flat_ends: dict[int, list[int]] = {}  # pattern -> end of each size's instances
+        self._ways: list[tuple[PatternDef, int]] | None = None  # see _natural_ways
         # group or run pattern -> (need, span, held mask -> held instances), or None
         self._even: dict[int, tuple[int, int, dict[int, list[Option]]] | None] = {}
 
@@ -391,10 +393,41 @@ class MoveGenerator(WildFillings, Composites):
         self._held_memo = {}
         self._left, self._cards = MAX_LEAD_PLAYS, held.total
         sources: list[tuple[list, int]] = []
-        for pd in self.hc.ruleset.patterns:
+        if held.joker_total:
+            for pd in self.hc.ruleset.patterns:
+                self._searching = pd
+                sources.append(self._pattern_source(pd, held))
+            return sources
+        # No wild card: each pattern's way is known in advance (_pattern_source's order).
+        for pd, way in self._natural_ways():
             self._searching = pd
-            sources.append(self._pattern_source(pd, held))
+            if way == HELD_INSTANCES:
+                options = self._held_options(pd, held)
+                self._left -= len(options)
+                if self._left < 0:
+                    raise self._over_budget()
+                sources.append((options, 3))
+            elif way == COMPOSITES:
+                sources.append((self._composites(pd, held), 1))
+            else:
+                sources.append(self._pattern_source(pd, held))
         return sources
+
+    def _natural_ways(self) -> list[tuple[PatternDef, int]]:
+        """Each pattern with how _pattern_source finds its plays in a hand without wild
+        cards: its held instances, its composites as they are, or otherwise."""
+        ways = self._ways
+        if ways is None:
+            ways = self._ways = []
+            for pd in self.hc.ruleset.patterns:
+                way = OTHER_WAY
+                if pd.shape == "parts" and not self._has_cap(pd):
+                    way = COMPOSITES
+                elif pd.shape in ("group", "run") and (pd.run is None
+                                                       or pd.run.group_max is None):
+                    way = HELD_INSTANCES
+                ways.append((pd, way))
+        return ways
 
     def _pattern_source(self, pd: PatternDef, held: _Held) -> tuple[list, int]:
         """One pattern's plays in the hand, as _sources lists them."""
