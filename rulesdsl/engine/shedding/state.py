@@ -293,13 +293,14 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
         g = self.game
         order = list(g.deck)
         shuffle(self._rng("shuffle"), order)
-        hands = [[0] * len(g.ruleset.deck) for _ in range(g.hands_dealt)]
         dealt = g.hands_dealt * g.hand_size
-        for i, kind in enumerate(order[:dealt]):
-            hands[i % g.hands_dealt][kind] += 1
-        self.hands = hands[: g.players]
         # Hand i's cards in kind order (what _cards gives), straight from the deal.
         held = [sorted(order[i:dealt:g.hands_dealt]) for i in range(g.hands_dealt)]
+        hands = [[0] * len(g.ruleset.deck) for _ in range(g.hands_dealt)]
+        for counts, cards in zip(hands, held):
+            for kind in cards:
+                counts[kind] += 1
+        self.hands = hands[: g.players]
         kitty_size = g.ruleset.deal.get("kitty", 0)
         self.kitty = order[dealt:dealt + kitty_size]
         self.unused = [k for cards in held[g.players:] for k in cards]
@@ -575,7 +576,8 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
             cards = entry.play
         else:
             must = self._must_play() if self.last is None else None
-            cards = tuple(sorted(self._pick(hand, entry.play, must)))
+            picked = self._pick(hand, entry.play, must)
+            cards = tuple(sorted(picked)) if len(picked) > 1 else tuple(picked)
         key = (cards, entry.name)
         known = self.game._plays  # Action objects are immutable: share them
         act = known.get(key)
