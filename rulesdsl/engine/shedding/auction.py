@@ -9,16 +9,6 @@ from ... import notation as nt
 from ..base import Action
 
 PASS = Action("pass")
-_BIDS: dict[int, Action] = {}  # bid actions by amount: immutable, so shared (a few values)
-
-
-def _bid(amount: int) -> Action:
-    act = _BIDS.get(amount)
-    if act is None:
-        if len(_BIDS) > 1_000:
-            _BIDS.clear()
-        act = _BIDS[amount] = Action("bid", amount=amount)
-    return act
 
 
 class Auction:
@@ -43,8 +33,8 @@ class Auction:
             if any(cond(Env(None, values)) for cond in g.rules.instant_win):
                 claim = [Action("claim")]
         if bids and self._must_raise(seat):
-            return [_bid(bids[0]), *claim]  # 「必须叫一个比前一叫牌者大一级的牌」
-        return [PASS] + [_bid(b) for b in bids] + claim
+            return [g.bid_actions[bids[0]], *claim]  # 「必须叫一个比前一叫牌者大一级的牌」
+        return [PASS] + [g.bid_actions[b] for b in bids] + claim
 
     def _must_raise(self, seat: int) -> bool:
         from ...runtime.expressions import Env

@@ -99,10 +99,11 @@ class Composites:
             else:
                 cg = held.packed | g
                 bombs = [b for b in self._bombs() if (cg - b) & g == g]
-        if plan.kicked and not held.joker_total and (
-                not bombs or plan.last_size < min(b % FIELD_MASK for b in bombs)):
+        # The fewest cards of a bomb the hand holds: other parts of fewer cannot hide one.
+        bomb_min = min(b % FIELD_MASK for b in bombs) if bombs else self.max_size + 1
+        if plan.kicked and not held.joker_total and plan.last_size < bomb_min:
             return self._kicked(pd, plan, held, exact, opts[0], opts[1])
-        walk = _CompositeWalk(self, pd, plan, held, exact, opts, rep_opts, bombs)
+        walk = _CompositeWalk(self, pd, plan, held, exact, opts, rep_opts, bombs, bomb_min)
         walk.fixed_part(0, 0, 0, 0)
         return walk.out
 
@@ -262,12 +263,13 @@ class _CompositeWalk:
     __slots__ = ("gen", "pd", "held", "exact", "opts", "rep_opts", "bombs", "fixed",
                  "repeating", "key_index", "same_as", "every", "from_key", "maximal_group",
                  "last_size", "last", "limit", "allowed", "wild", "g", "cg", "reads", "out",
-                 "chosen", "picks", "key_mask", "key_packed")
+                 "chosen", "picks", "key_mask", "key_packed", "bomb_min")
 
     def __init__(self, gen: Composites, pd: PatternDef, plan: _Plan, held: _Held, exact: int,
-                 opts: list[list[Option]], rep_opts: list[list[Option]], bombs: list[int]):
+                 opts: list[list[Option]], rep_opts: list[list[Option]], bombs: list[int],
+                 bomb_min: int):
         self.gen, self.pd, self.held, self.exact = gen, pd, held, exact
-        self.opts, self.rep_opts, self.bombs = opts, rep_opts, bombs
+        self.opts, self.rep_opts, self.bombs, self.bomb_min = opts, rep_opts, bombs, bomb_min
         (self.fixed, self.repeating, self.key_index, self.same_as, self.every,
          self.from_key, self.maximal_group, self.last_size, _) = plan
         self.last = len(plan.fixed) - 1
@@ -396,8 +398,8 @@ class _CompositeWalk:
         plain = not self.bombs and not self.maximal_group
         reads, out = self.reads, self.out
         n = size + self.last_size
-        if not wild and self.last_size and not self.maximal_group and (
-                plain or n - lead.size < min(b % FIELD_MASK for b in self.bombs)):
+        if not wild and self.last_size and not self.maximal_group and \
+                n - lead.size < self.bomb_min:
             # Every option of the same size: one reading, and the checks left are masks
             # (no bomb the hand holds is small enough to hide among the other parts).
             if n > limit or exact and n != exact or mask & outside:

@@ -63,6 +63,9 @@ class ShedGame:
         # Do listed plays pass through _restricted (last-only patterns, highest single)?
         self.restricts = bool(self.last_only) or self.rules.highest_single is not None
         self.step = 1 if ruleset.direction == "counter-clockwise" else -1
+        # The auction's bids as actions (immutable, so shared by every state).
+        self.bid_actions = {b: Action("bid", amount=b)
+                            for b in (self.rules.auction or {}).get("bids", [])}
 
     def context(self, level: int | None) -> HandPlaysContext:
         """The hand context and move generator of a hand at this level (None: without

@@ -508,7 +508,7 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
                 if g.restricts:
                     entries = self._restricted(seat, hp, entries)
                 return hand, entries, False
-            prev = self._last_of[1] if self._last_of[0] is last else self._reading_of_last()
+            prev = self._reading_of_last()
             assert prev is not None
             entries = hp.beating(self._hc, prev)
             if g.restricts:
@@ -519,11 +519,8 @@ class ShedState(Auction, Settlement, Tribute, ShedHidden, EngineState):
 
     def _restricted(self, seat: int, hp: HandPlays, entries: list[Entry]) -> list[Entry]:
         """The plays left by the patterns played only as a last play and by the rule that a
-        single must be the player's highest (the list itself when neither applies)."""
-        g = self.game
-        last_only = g.last_only
-        if not g.restricts:
-            return entries
+        single must be the player's highest (asked only when the game `restricts`)."""
+        last_only = self.game.last_only
         if last_only:
             size = sum(self.hands[seat])
             entries = [e for e in entries if e.reading.pattern not in last_only
