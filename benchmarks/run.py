@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import rulesdsl
+from rulesdsl.engine import kernels
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_win_shape import random_counts  # noqa: E402  (the same random hands)
@@ -718,7 +719,16 @@ def machine() -> str:
     except OSError:
         pass
     return (f"{os.cpu_count()} CPU(s), {cpu}, Python {platform.python_version()}, "
-            f"{datetime.date.today().isoformat()}")
+            f"{datetime.date.today().isoformat()}, {kernels_in_use()}")
+
+
+def kernels_in_use() -> str:
+    """Whether this run's engine is the pure-Python one or a compiled wheel's
+    (RULESDSL_COMPILE=1, rulesdsl/engine/kernels.py)."""
+    compiled = kernels.compiled()
+    if not compiled:
+        return "pure Python"
+    return f"compiled kernels ({len(compiled)} of {len(kernels.KERNELS)} modules)"
 
 
 def print_markdown(rows: list[Row], title: str) -> None:
