@@ -1,10 +1,10 @@
 """The engine modules that may run compiled, and whether they do here.
 
-A wheel built with RULESDSL_COMPILE=1 (hatch_build.py, docs/performance.md) carries these
-modules compiled by Cython beside their Python source; Python imports the compiled file
-when both are present, the source otherwise. They are compiled as they are (no C types:
-annotations stay documentation), so both play the same game: the compiled wheel passes the
-shedding tests and the golden games (tests/test_compiled_kernels.py).
+A wheel built with RULESDSL_COMPILE=1 (hatch_build.py; README, "Compiled kernels")
+carries these modules compiled by Cython beside their Python source; Python imports the
+compiled file when both are present, the source otherwise. They are compiled as they are
+(no C types: annotations stay documentation), so both play the same game: the compiled
+wheel passes the shedding tests and the golden games (tests/test_compiled_kernels.py).
 
 This file imports nothing from the package: the build hook reads KERNELS from it.
 """
