@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -74,3 +76,40 @@ def pytest_make_collect_report(collector):
     report = outcome.get_result()
     if in_ci() and report.skipped and not skip_is_allowed(report.nodeid, _skip_reason(report)):
         _fail_skip(report, report.nodeid or str(collector.path))
+
+
+# ---------------------------------------------------------------- the compiled kernels
+# tests/test_compiled_kernels.py checks a wheel built with the kernels compiled, and the
+# engine's tests run again against it (tests/compiled_run.py): minutes of C compiling and
+# playing. Its checks run last, and the job starts as soon as the tests are collected, so
+# it runs on the core the rest of the suite leaves idle.
+def _needs_compiled_job(item) -> bool:
+    return "compiled_job" in getattr(item, "fixturenames", ())
+
+
+def pytest_collection_modifyitems(session, config, items):
+    items.sort(key=_needs_compiled_job)  # (a stable sort: the rest keep their order)
+
+
+COMPILED_JOB = pytest.StashKey[tuple]()  # (the job's process, its output folder)
+
+
+def pytest_collection_finish(session):
+    config = session.config
+    if config.option.collectonly or not any(map(_needs_compiled_job, session.items)):
+        return
+    from . import compiled_run
+
+    out = Path(tempfile.mkdtemp(prefix="rulesdsl-compiled-"))
+    config.stash[COMPILED_JOB] = (compiled_run.start(out), out)
+
+
+def pytest_unconfigure(config):
+    job = config.stash.get(COMPILED_JOB, None)
+    if job is None:
+        return
+    proc, out = job
+    if proc.poll() is None:  # the run stopped early: so does the job
+        proc.kill()
+        proc.wait()
+    shutil.rmtree(out, ignore_errors=True)

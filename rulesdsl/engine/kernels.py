@@ -14,8 +14,9 @@ from __future__ import annotations
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 
-# The shedding engine's per-decision paths (plays, composites, wild fillings, the state,
-# the settlement) and the deal's shuffle: where a random or search agent spends its time.
+# Where a random or search agent of a shedding game spends its time: the engine's plays,
+# composites, wild fillings, state, settlement, auction and positions; the shared state
+# API and the deal's shuffle; the pattern readings and per-hand tables they read.
 KERNELS = (
     "rulesdsl.engine.shedding.moves",
     "rulesdsl.engine.shedding.composites",
@@ -23,7 +24,13 @@ KERNELS = (
     "rulesdsl.engine.shedding.fillings",
     "rulesdsl.engine.shedding.state",
     "rulesdsl.engine.shedding.settlement",
+    "rulesdsl.engine.shedding.auction",
+    "rulesdsl.engine.shedding.position",
+    "rulesdsl.engine.shedding.game",
     "rulesdsl.engine.shuffle",
+    "rulesdsl.engine.base",
+    "rulesdsl.model.patterns",
+    "rulesdsl.model.hand",
 )
 
 
