@@ -44,3 +44,17 @@ def test_longrun_reports_the_run_the_replay_and_the_peak_rss():
         assert abs(ratio - replay / first) < 0.02
     assert by_name["wenling-duijia-tong"][2].startswith("≤ 60")
     assert by_name["dou-dizhu"][2] == ""
+
+
+def test_ab_alternates_batches_and_reports_each_side():
+    """benchmarks/ab.py with a folder side (the checkout) and an interpreter side (this
+    one): each side says which engine it runs; the first side's speed-up over itself is 1."""
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "ab.py"), str(ROOT),
+                           sys.executable, "--ruleset", "guan-pai", "--rounds", "2",
+                           "--games", "1", "--warmup", "1"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    head, first, second = done.stdout.strip().splitlines()
+    assert head == "guan-pai: 2 rounds of 1 games a side"
+    assert first.startswith(f"{ROOT} (pure Python): ") and "speed-up 1.000×" in first
+    assert second.startswith(f"{sys.executable} (pure Python): ")
