@@ -1,6 +1,7 @@
 """The optional compiled kernels (hatch_build.py): a wheel built with RULESDSL_COMPILE=1
 carries the kernels compiled beside their source, and plays the same games as the pure
-Python engine: the shedding tests and the golden games run again against that wheel.
+Python engine: the shedding tests, the bundled rulesets' examples and the golden games run
+again against that wheel (tests/compiled_run.py lists them).
 
 This run itself is pure Python (an editable install never compiles). The wheel is built
 and tested in a process of its own (tests/compiled_run.py), started once the tests are
