@@ -90,11 +90,14 @@ class ShedGame:
         return known
 
     def lookup(self, name: str, values: dict[str, Any]) -> dict[str, Any]:
-        """A table's row for these inputs, remembered (a lookup depends on nothing else)."""
+        """A table's row for these inputs, remembered (a lookup depends on nothing else;
+        the row is shared: read it, never change it)."""
         table = self.ruleset.tables[name]
         key = (name, *(values[k] for k in table.inputs))
         out = self._rows.get(key)
         if out is None:
+            if len(self._rows) > 50_000:
+                self._rows.clear()
             out = self._rows[key] = table.lookup({k: values[k] for k in table.inputs})
         return out
 

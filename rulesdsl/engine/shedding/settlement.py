@@ -85,10 +85,8 @@ class Settlement:
                           "cards_left": cards_left[s], "last_captured": last_captured,
                           "last_in_hand": last_in_hand, "early": early, "players": g.players,
                           "base": rules.base}
-                target = g.ruleset.tables.get(rules.seat_score)
-                if target is not None:
-                    scores[s] = float(target.lookup({k: values[k] for k in target.inputs})
-                                      ["score"])
+                if rules.seat_score in g.ruleset.tables:
+                    scores[s] = float(g.lookup(rules.seat_score, values)["score"])
                 else:
                     f = g.ruleset.formulas[rules.seat_score]
                     scores[s] = float(f.evaluate({k: values[k] for k in f.inputs}))
@@ -98,7 +96,6 @@ class Settlement:
         team_points = [sum(scores[s] for s in seats) for seats in self.sides]
         outcomes: list[str] = []
         if rules.team_result is not None:
-            table = g.ruleset.tables[rules.team_result]
             value = {"win": 1.0, "draw": 0.0, "lose": -1.0}
             first_team = next((t for t, side in enumerate(self.sides) if order and order[0] in
                                side), -1)
@@ -109,7 +106,7 @@ class Settlement:
                 given = {"points": final[t], "first_out": 1 if t == first_team else 0,
                          "opp_points": sum(p for j, p in enumerate(final) if j != t),
                          "out": sides[t]["out"], "opp_out": sides[t]["opp_out"]}
-                res = table.lookup({k: given[k] for k in table.inputs})
+                res = g.lookup(rules.team_result, given)
                 outcomes.append(res["outcome"])
                 stakes.append(float(res.get("stakes", 1)))
             team_points = list(final)
@@ -132,14 +129,14 @@ class Settlement:
                 outcome[winner] += pay
         stake_shown: dict[str, int] | None = None
         if rules.side_payout is not None and self.auction is not None and order:
-            table = g.ruleset.tables[rules.side_payout]
+            inputs = g.ruleset.tables[rules.side_payout].inputs
             dealer_side = next(side for side in self.sides if self.dealer in side)
             defenders = [s for s in range(g.players) if s not in dealer_side]
             losers = defenders if order[0] in dealer_side else dealer_side
             stake = {"bid": self.auction["bid"], **self._hand_events(losers)}
-            pay = table.lookup({k: stake[k] for k in table.inputs})
-            if set(table.inputs) - {"bid"}:
-                stake_shown = {k: stake[k] for k in table.inputs}
+            pay = g.lookup(rules.side_payout, stake)
+            if set(inputs) - {"bid"}:
+                stake_shown = {k: stake[k] for k in inputs}
             outcome = [0.0] * g.players
             # 「首先得到上游的一方，则为本局的胜利方」
             if order[0] in dealer_side:
@@ -200,9 +197,8 @@ class Settlement:
         g = self.game
         ladder = g.levels["ladder"]
         side, mate_place = self._first_side(result["order"])
-        table = g.ruleset.tables[g.rules.climb]
         given = {"mate_place": mate_place, "players": g.players}
-        climb = int(table.lookup({k: given[k] for k in table.inputs})["levels"])
+        climb = int(g.lookup(g.rules.climb, given)["levels"])
         before = self.side_levels[side]
         at = ladder.index(before)
         won = at == len(ladder) - 1 and climb >= g.rules.win_at_top
